@@ -100,6 +100,24 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link TaskClient.getResult}. */
+export interface GetResultOptions extends RequestOptions {
+  /**
+   * Called with the service's `Retry-After` hint in milliseconds (or `undefined` when it sent none)
+   * before the record is returned; the polling hooks use it to space their polls.
+   */
+  onRetryAfter?: (retryAfterMs: number | undefined) => void;
+}
+
+/** Options of {@link TaskClient.getResult}. */
+export interface GetResultOptions extends RequestOptions {
+  /**
+   * Called with the answer's `Retry-After` hint in milliseconds (`undefined` when it sent none), the
+   * service's suggestion for the next poll of a task that is not terminal (CONTRACT 1.4).
+   */
+  onRetryAfter?: (retryAfterMs: number | undefined) => void;
+}
+
 /** Options of {@link TaskClient.submit}. */
 export interface SubmitOptions extends RequestOptions {
   /** Sent as `Idempotency-Key`. Defaults to a fresh `crypto.randomUUID()` per call. */
@@ -122,6 +140,8 @@ export interface TaskStream<Event> extends AsyncIterable<Event> {
 
 /** The client of the task workflow service (CONTRACT §2). Every method rejects with a `TaskwireError`. */
 export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
+  /** The per-task schemas the client was created with, if any. */
+  readonly tasks: Tasks | undefined;
   /** Submits a task to run in the background; resolves to its id. Never creates a task twice for one call. */
   submit<Name extends TaskName<Tasks>>(
     task: Name,
@@ -132,7 +152,7 @@ export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
   getResult<Name extends TaskName<Tasks>>(
     task: Name,
     id: string,
-    options?: RequestOptions,
+    options?: GetResultOptions,
   ): Promise<TaskRecord<TaskResult<Tasks, Name>>>;
   /** Runs a task and streams its events; the POST is never sent twice. */
   stream<Name extends TaskName<Tasks>>(

@@ -1,0 +1,40 @@
+export {
+  TaskwireProvider,
+  useTaskClient,
+  type TaskwireProviderProps,
+} from './taskwire-provider.js';
+export type { Register, RegisteredTasks } from './register.js';
+export {
+  taskwireKeys,
+  taskResultQueryOptions,
+  taskOptionsQueryOptions,
+  type TaskResultQueryConfig,
+  type TaskOptionsQueryConfig,
+} from './query-options.js';
+export {
+  useSubmitTask,
+  submitRetryDelay,
+  type SubmitTaskVariables,
+  type UseSubmitTaskOptions,
+  type UseSubmitTaskResult,
+} from './use-submit-task.js';
+export {
+  useTaskResult,
+  type UseTaskResultOptions,
+  type UseTaskResultResult,
+} from './use-task-result.js';
+export {
+  useTaskStream,
+  type UseTaskStreamOptions,
+  type UseTaskStreamResult,
+} from './use-task-stream.js';
+export {
+  useTaskOptions,
+  type UseTaskOptionsOptions,
+  type UseTaskOptionsResult,
+} from './use-task-options.js';
+export {
+  useExecuteTask,
+  type ExecuteTaskVariables,
+  type UseExecuteTaskResult,
+} from './use-execute-task.js';

@@ -1,0 +1,129 @@
+/**
+ * Query keys and query-option factories, so that apps can also call `useQuery`,
+ * `useSuspenseQuery`, `prefetchQuery` and `ensureQueryData` themselves, the TanStack Query way.
+ */
+import { queryOptions, replaceEqualDeep, type Query } from '@tanstack/react-query';
+import { TaskwireError } from '../core/errors.js';
+import {
+  nextPollDelay,
+  type PollingPolicyOptions,
+  type PollState,
+} from '../core/polling-policy.js';
+import { isTerminalStatus, type OptionsResult, type TaskRecord } from '../core/schemas.js';
+import type { TaskClient, TaskName, TaskParams, TaskResult, TaskSchemas } from '../core/types.js';
+
+/** Query keys of taskwire's queries: `['taskwire', 'result', task, id]`, `['taskwire', 'options', task, params]`. */
+export const taskwireKeys = {
+  /** Every taskwire query. */
+  all: ['taskwire'] as const,
+  /** The Get Result query of one task. */
+  result: (task: string, id: string) => ['taskwire', 'result', task, id] as const,
+  /** The Options query of one task and params. */
+  options: (task: string, params: unknown) => ['taskwire', 'options', task, params] as const,
+};
+
+// The service's Retry-After hint of each polled record. Keyed by the record object, so it goes away
+// with it; the structural sharing below moves it when TanStack Query keeps the previous object.
+const retryAfterHints = new WeakMap<object, number>();
+// When each query started polling, for the overall deadline.
+const pollingStartedAt = new WeakMap<object, number>();
+
+type ResultQuery = Query<
+  TaskRecord<unknown>,
+  TaskwireError,
+  TaskRecord<unknown>,
+  readonly unknown[]
+>;
+
+function pollStateOf(query: ResultQuery): PollState {
+  const now = Date.now();
+  if (!pollingStartedAt.has(query)) pollingStartedAt.set(query, now);
+  const record = query.state.data;
+  return {
+    status: record?.status,
+    estimatedSecondsLeft: record?.progress.estimatedSecondsLeft,
+    retryAfterMs: record ? retryAfterHints.get(record) : undefined,
+    errorCount: query.state.fetchFailureCount,
+    error: query.state.error,
+    startedAt: pollingStartedAt.get(query) ?? now,
+    now,
+  };
+}
+
+/** Options of {@link taskResultQueryOptions}. */
+export interface TaskResultQueryConfig {
+  /** The polling schedule (floor, ceiling, backoff, deadline); see `PollingPolicyOptions` for defaults. */
+  polling?: PollingPolicyOptions;
+}
+
+/**
+ * Query options that read a task's record and poll it until COMPLETED or FAILED: the interval follows
+ * the task's estimated time left within a floor and a ceiling, respects the service's `Retry-After`,
+ * backs off with jitter on 429 and 5xx, stops on errors that will not heal, and pauses while the tab
+ * is hidden. A terminal record is never fetched again.
+ */
+export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
+  client: TaskClient<Tasks>,
+  task: Name,
+  id: string,
+  config: TaskResultQueryConfig = {},
+) {
+  const isTerminal = (query: ResultQuery) => {
+    const status = query.state.data?.status;
+    return status !== undefined && isTerminalStatus(status);
+  };
+  return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
+    queryKey: taskwireKeys.result(task, id),
+    queryFn: async ({ signal }) => {
+      let hint: number | undefined;
+      const record = await client.getResult(task, id, {
+        signal,
+        onRetryAfter: (retryAfterMs) => {
+          hint = retryAfterMs;
+        },
+      });
+      if (hint !== undefined) retryAfterHints.set(record, hint);
+      return record;
+    },
+    // Polling does its own backoff; TanStack's retries would multiply the requests.
+    retry: false,
+    // Fresh until the next poll is due, so a component mounting between two polls joins the schedule.
+    staleTime: (query) => {
+      if (isTerminal(query as ResultQuery)) return Infinity;
+      const delay = nextPollDelay(pollStateOf(query as ResultQuery), config.polling);
+      return delay === false ? Infinity : delay;
+    },
+    refetchInterval: (query) => nextPollDelay(pollStateOf(query as ResultQuery), config.polling),
+    structuralSharing: (previous, next) => {
+      const shared = replaceEqualDeep(previous, next);
+      if (shared !== next && typeof shared === 'object' && shared !== null) {
+        const hint = retryAfterHints.get(next as object);
+        if (hint === undefined) retryAfterHints.delete(shared);
+        else retryAfterHints.set(shared, hint);
+      }
+      return shared;
+    },
+  });
+}
+
+/** Options of {@link taskOptionsQueryOptions}. */
+export interface TaskOptionsQueryConfig {
+  /** How long a quote stays fresh, in milliseconds. Defaults to `300000` (five minutes). */
+  staleTime?: number;
+}
+
+/** Query options that ask what a task would cost with these params (Options, §4.5), without running it. */
+export function taskOptionsQueryOptions<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
+  client: TaskClient<Tasks>,
+  task: Name,
+  params: TaskParams<Tasks, Name>,
+  config: TaskOptionsQueryConfig = {},
+) {
+  return queryOptions<OptionsResult, TaskwireError>({
+    queryKey: taskwireKeys.options(task, params),
+    queryFn: ({ signal }) => client.options(task, params, { signal }),
+    staleTime: config.staleTime ?? 300_000,
+    retry: (failureCount, error) =>
+      TaskwireError.isInstance(error) && error.retryable && failureCount < 3,
+  });
+}

@@ -1,0 +1,21 @@
+/**
+ * Typed tasks for the hooks. Declare your task map once and every hook is typed by task name:
+ *
+ * ```ts
+ * declare module 'taskwire' {
+ *   interface Register {
+ *     tasks: typeof myTaskSchemas;
+ *   }
+ * }
+ * ```
+ */
+import type { TaskSchemas } from '../core/types.js';
+
+/** Augment this interface with `tasks: typeof yourTaskSchemas` to type the hooks by task name. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
+export interface Register {}
+
+/** The task map declared through {@link Register}, or any task when none is declared. */
+export type RegisteredTasks = Register extends { tasks: infer Tasks extends TaskSchemas }
+  ? Tasks
+  : TaskSchemas;

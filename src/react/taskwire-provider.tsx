@@ -1,0 +1,27 @@
+'use client';
+import { createContext, useContext, type ReactNode } from 'react';
+import type { TaskClient } from '../core/types.js';
+import type { RegisteredTasks } from './register.js';
+
+const TaskClientContext = createContext<TaskClient<RegisteredTasks> | undefined>(undefined);
+
+/** Props of {@link TaskwireProvider}. */
+export interface TaskwireProviderProps {
+  /** The client every hook below uses, from `createTaskClient`. */
+  client: TaskClient<RegisteredTasks>;
+  /** The part of the app that uses taskwire's hooks. */
+  children?: ReactNode;
+}
+
+/** Gives the hooks below it their task client. Place it inside TanStack Query's `QueryClientProvider`. */
+export function TaskwireProvider({ client, children }: TaskwireProviderProps) {
+  return <TaskClientContext.Provider value={client}>{children}</TaskClientContext.Provider>;
+}
+
+/** The task client of the nearest {@link TaskwireProvider}; throws when there is none. */
+export function useTaskClient(): TaskClient<RegisteredTasks> {
+  const client = useContext(TaskClientContext);
+  if (!client)
+    throw new Error('useTaskClient: no <TaskwireProvider client={…}> above this component.');
+  return client;
+}

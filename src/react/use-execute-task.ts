@@ -1,0 +1,36 @@
+'use client';
+import { useMutation, type UseMutationResult } from '@tanstack/react-query';
+import type { TaskwireError } from '../core/errors.js';
+import type { ExecuteRecord } from '../core/schemas.js';
+import type { TaskName, TaskParams, TaskResult } from '../core/types.js';
+import type { RegisteredTasks } from './register.js';
+import { useTaskClient } from './taskwire-provider.js';
+
+/** What `mutate` of {@link useExecuteTask} takes. */
+export interface ExecuteTaskVariables<Params> {
+  /** The task's params. */
+  params: Params;
+}
+
+/** What {@link useExecuteTask} returns: TanStack Query's mutation result; `data` is `{ id, status, result, usage? }`. */
+export type UseExecuteTaskResult<Params, Result> = UseMutationResult<
+  ExecuteRecord<Result>,
+  TaskwireError,
+  ExecuteTaskVariables<Params>
+>;
+
+/**
+ * Runs a task and waits for its outcome (tasks of up to 20 s). Past the limit the error has code
+ * `timeout` and the task's `taskId`, so the caller can switch to `useTaskResult`. Never retried:
+ * Execute has no idempotency key, and a second call would run (and charge) the task again.
+ */
+export function useExecuteTask<Name extends TaskName<RegisteredTasks>>(
+  task: Name,
+): UseExecuteTaskResult<TaskParams<RegisteredTasks, Name>, TaskResult<RegisteredTasks, Name>> {
+  const client = useTaskClient();
+  return useMutation({
+    mutationFn: ({ params }: ExecuteTaskVariables<TaskParams<RegisteredTasks, Name>>) =>
+      client.execute(task, params),
+    retry: false,
+  });
+}

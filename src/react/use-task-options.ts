@@ -1,0 +1,51 @@
+'use client';
+import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import type { TaskwireError } from '../core/errors.js';
+import type { OptionsResult } from '../core/schemas.js';
+import type { TaskName, TaskParams } from '../core/types.js';
+import { taskOptionsQueryOptions } from './query-options.js';
+import type { RegisteredTasks } from './register.js';
+import { useTaskClient } from './taskwire-provider.js';
+import { useDebouncedValue } from './use-debounced-value.js';
+
+/** Options of {@link useTaskOptions}. */
+export interface UseTaskOptionsOptions {
+  /** How long params must hold still before they are priced, in milliseconds. Defaults to `250`. */
+  debounceMs?: number;
+  /** Set to `false` to pause the query. Defaults to `true`. */
+  enabled?: boolean;
+  /** How long a quote stays fresh, in milliseconds. Defaults to `300000`. */
+  staleTime?: number;
+}
+
+/** What {@link useTaskOptions} returns: TanStack Query's query result; `data` is the quote or `{}`. */
+export type UseTaskOptionsResult = UseQueryResult<OptionsResult, TaskwireError>;
+
+/**
+ * Asks what a task would cost with these params, before the user commits. One request per distinct
+ * params (by content), debounced while they change; the previous quote stays shown while the next
+ * loads (`isPlaceholderData`). No request while `params` is `undefined` or fails the task's schema.
+ */
+export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
+  task: Name,
+  params: TaskParams<RegisteredTasks, Name> | undefined,
+  options: UseTaskOptionsOptions = {},
+): UseTaskOptionsResult {
+  const client = useTaskClient();
+  const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
+  const schema = client.tasks?.[task]?.params;
+  const valid = debounced !== undefined && (!schema || z.safeParse(schema, debounced).success);
+  return useQuery({
+    ...taskOptionsQueryOptions(
+      client,
+      task,
+      (debounced ?? {}) as TaskParams<RegisteredTasks, Name>,
+      {
+        ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
+      },
+    ),
+    enabled: valid && (options.enabled ?? true),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,61 @@
+'use client';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { TaskwireError } from '../core/errors.js';
+import { createEventTracker } from '../core/event-tracker.js';
+import type { PollingPolicyOptions } from '../core/polling-policy.js';
+import type { EventReference, TaskRecord } from '../core/schemas.js';
+import type { TaskName, TaskResult } from '../core/types.js';
+import { taskResultQueryOptions, taskwireKeys } from './query-options.js';
+import type { RegisteredTasks } from './register.js';
+import { useTaskClient } from './taskwire-provider.js';
+
+/** Options of {@link useTaskResult}. */
+export interface UseTaskResultOptions {
+  /** Set to `false` to pause the query. Defaults to `true`. */
+  enabled?: boolean;
+  /** The polling schedule: floor, ceiling, backoff, deadline (see `PollingPolicyOptions`). */
+  polling?: PollingPolicyOptions;
+  /** Called once for each custom event of the task, by id, however often it is polled. */
+  onEvent?: (event: EventReference) => void;
+}
+
+/** What {@link useTaskResult} returns: TanStack Query's query result over the TaskRecord. */
+export type UseTaskResultResult<Result = unknown> = UseQueryResult<
+  TaskRecord<Result>,
+  TaskwireError
+>;
+
+/**
+ * Reads a task's record and polls it until COMPLETED or FAILED, then never again. Idle while `id` is
+ * `undefined`. Every component watching one task shares one request per poll.
+ */
+export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
+  task: Name,
+  id: string | undefined,
+  options: UseTaskResultOptions = {},
+): UseTaskResultResult<TaskResult<RegisteredTasks, Name>> {
+  const client = useTaskClient();
+  const query = useQuery({
+    ...taskResultQueryOptions(client, task, id ?? '', {
+      ...(options.polling ? { polling: options.polling } : {}),
+    }),
+    // Keep the key stable while idle, without a request.
+    queryKey: taskwireKeys.result(task, id ?? ''),
+    enabled: id !== undefined && (options.enabled ?? true),
+  });
+
+  const onEvent = useRef(options.onEvent);
+  useEffect(() => {
+    onEvent.current = options.onEvent;
+  });
+  const [tracker, setTracker] = useState(() => ({ id, tracker: createEventTracker() }));
+  if (tracker.id !== id) setTracker({ id, tracker: createEventTracker() });
+  const events = query.data?.events;
+  useEffect(() => {
+    if (!events || tracker.id !== id) return;
+    for (const event of tracker.tracker.takeNew(events)) onEvent.current?.(event);
+  }, [events, tracker, id]);
+
+  return query;
+}
