@@ -109,15 +109,6 @@ export interface GetResultOptions extends RequestOptions {
   onRetryAfter?: (retryAfterMs: number | undefined) => void;
 }
 
-/** Options of {@link TaskClient.getResult}. */
-export interface GetResultOptions extends RequestOptions {
-  /**
-   * Called with the answer's `Retry-After` hint in milliseconds (`undefined` when it sent none), the
-   * service's suggestion for the next poll of a task that is not terminal (CONTRACT 1.4).
-   */
-  onRetryAfter?: (retryAfterMs: number | undefined) => void;
-}
-
 /** Options of {@link TaskClient.submit}. */
 export interface SubmitOptions extends RequestOptions {
   /** Sent as `Idempotency-Key`. Defaults to a fresh `crypto.randomUUID()` per call. */

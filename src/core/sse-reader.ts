@@ -1,0 +1,184 @@
+/**
+ * The server-sent events reader of the stream path. Lines and fields are parsed by
+ * `@microsoft/fetch-event-source`'s parser (`getLines` and `getMessages`, which follow the WHATWG
+ * rules for CR, LF and CRLF in any chunking and decode UTF-8 per complete line); this file adds what
+ * that parser leaves out: one leading BOM is stripped, messages without data (comments, keep-alives)
+ * are skipped, one event's size is capped while it is still arriving, and messages are handed out in
+ * batches, one batch per chunk read, so that a fast stream costs no promise per event here.
+ *
+ * The package's root exports only `fetchEventSource()`, which must never own our connection (it
+ * re-sends the POST after every error). The parser lives in `lib/esm/parse.js`: a self-contained ES
+ * module without imports. The package has no `exports` map, so the deep import resolves in bundlers
+ * and in Node (which detects the module syntax since 20.19; the package declares no `type`).
+ */
+import { getLines, getMessages } from '@microsoft/fetch-event-source/lib/esm/parse.js';
+
+/** One message of an event stream that carried data. */
+export interface ServerSentMessage {
+  /** The `data:` lines of the message, joined by `\n`. */
+  data: string;
+  /** The message's `id:` line, when it had one. */
+  id: string | undefined;
+}
+
+/** The default cap on one event's size: 16 MiB. */
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/** Thrown by the reader when one event grows past its cap; the client turns it into a `protocol` error. */
+export class EventTooLargeError extends Error {
+  override readonly name = 'EventTooLargeError';
+  /** The cap that was exceeded, in bytes. */
+  readonly maxEventBytes: number;
+
+  constructor(maxEventBytes: number) {
+    super(`A stream event is larger than ${maxEventBytes} bytes.`);
+    this.maxEventBytes = maxEventBytes;
+  }
+}
+
+/** Options of {@link createEventStreamReader}. */
+export interface EventStreamReaderOptions {
+  /** The largest event accepted, in bytes of its lines (line ends not counted). Defaults to 16 MiB. */
+  maxEventBytes?: number;
+}
+
+/** A pull reader over an event stream body. */
+export interface EventStreamReader {
+  /**
+   * The messages completed by the next chunk (at least one), or `undefined` once the body has ended.
+   * A message whose blank line never arrived before the end is not a message. Rejects with
+   * {@link EventTooLargeError} or with the body's own error.
+   */
+  read(): Promise<ServerSentMessage[] | undefined>;
+  /** Cancels the body (closing the connection); never rejects. */
+  cancel(reason?: unknown): Promise<void>;
+}
+
+const LINE_FEED = 10;
+const CARRIAGE_RETURN = 13;
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
+
+function noop(): void {}
+
+/** Creates a reader over `body`, a stream of bytes in the `text/event-stream` format. */
+export function createEventStreamReader(
+  body: ReadableStream<Uint8Array>,
+  options: EventStreamReaderOptions = {},
+): EventStreamReader {
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const reader = body.getReader();
+  let batch: ServerSentMessage[] = [];
+  // Bytes of the complete lines of the message being read, and of the line not yet ended: together
+  // they bound what the parser holds, so a huge or endless event is refused before it is all in memory.
+  let messageBytes = 0;
+  let openLineBytes = 0;
+  // The first bytes, held until it is known whether they start with a BOM (it may arrive split).
+  let head: Uint8Array | undefined = new Uint8Array(0);
+  let cancelled = false;
+
+  const onField = getMessages(noop, noop, (message) => {
+    // The parser dispatches every blank line, also after a comment; only data makes an event.
+    if (message.data !== '')
+      batch.push({ data: message.data, id: message.id === '' ? undefined : message.id });
+  });
+  const onChunk = getLines((line, fieldLength) => {
+    if (line.length === 0) {
+      messageBytes = 0;
+    } else {
+      messageBytes += line.length;
+      if (messageBytes > maxEventBytes) throw new EventTooLargeError(maxEventBytes);
+    }
+    onField(line, fieldLength);
+  });
+
+  function stripByteOrderMark(chunk: Uint8Array): Uint8Array | undefined {
+    if (head === undefined) return chunk;
+    let bytes = chunk;
+    if (head.length > 0) {
+      bytes = new Uint8Array(head.length + chunk.length);
+      bytes.set(head);
+      bytes.set(chunk, head.length);
+    }
+    const compared = Math.min(BYTE_ORDER_MARK.length, bytes.length);
+    for (let index = 0; index < compared; index++) {
+      if (bytes[index] !== BYTE_ORDER_MARK[index]) {
+        head = undefined;
+        return bytes;
+      }
+    }
+    if (bytes.length < BYTE_ORDER_MARK.length) {
+      head = bytes;
+      return undefined;
+    }
+    head = undefined;
+    return bytes.subarray(BYTE_ORDER_MARK.length);
+  }
+
+  function feed(chunk: Uint8Array): void {
+    let lastLineEnd = chunk.length - 1;
+    while (
+      lastLineEnd >= 0 &&
+      chunk[lastLineEnd] !== LINE_FEED &&
+      chunk[lastLineEnd] !== CARRIAGE_RETURN
+    ) {
+      lastLineEnd--;
+    }
+    if (lastLineEnd < 0) {
+      // No line ends here: the parser would only grow its buffer, so check before handing it over.
+      openLineBytes += chunk.length;
+      if (messageBytes + openLineBytes > maxEventBytes) throw new EventTooLargeError(maxEventBytes);
+      onChunk(chunk);
+      return;
+    }
+    // Lines ended by this chunk are checked one by one as the parser reports them.
+    onChunk(chunk);
+    openLineBytes = chunk.length - 1 - lastLineEnd;
+    if (messageBytes + openLineBytes > maxEventBytes) throw new EventTooLargeError(maxEventBytes);
+  }
+
+  return {
+    async read() {
+      for (;;) {
+        const result = await reader.read();
+        if (result.done || cancelled) return undefined;
+        const chunk = stripByteOrderMark(result.value);
+        if (chunk === undefined || chunk.length === 0) continue;
+        feed(chunk);
+        if (batch.length > 0) {
+          const messages = batch;
+          batch = [];
+          return messages;
+        }
+      }
+    },
+    async cancel(reason) {
+      if (cancelled) return;
+      cancelled = true;
+      try {
+        await reader.cancel(reason);
+      } catch {
+        // A body that already failed cannot be cancelled; the connection is gone either way.
+      }
+    },
+  };
+}
+
+/**
+ * Reads every data message of an event stream body, one batch per chunk, without validating
+ * anything. Used by the benchmark to measure the reader alone.
+ */
+export async function* readServerSentEvents(
+  body: ReadableStream<Uint8Array>,
+  options: EventStreamReaderOptions = {},
+): AsyncGenerator<ServerSentMessage[], void, undefined> {
+  const reader = createEventStreamReader(body, options);
+  try {
+    for (;;) {
+      const messages = await reader.read();
+      if (messages === undefined) return;
+      yield messages;
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
