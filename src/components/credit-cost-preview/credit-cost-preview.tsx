@@ -1,0 +1,187 @@
+import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import type { OptionsResult } from '../../core/schemas.js';
+import { classNames } from '../class-names.js';
+import { warnInvalidProp } from '../dev-warning.js';
+import { formatCredits, formatNumber, type Locale } from '../format.js';
+import { isWithinBudget } from './is-within-budget.js';
+
+/** Where the quote stands, in TanStack Query's words, so `status={query.status}` passes straight in. */
+export type CreditCostPreviewStatus = 'pending' | 'success' | 'error';
+
+/** What a {@link CreditCostPreview} shows, mirrored in its `data-state`. */
+export type CreditCostPreviewState = 'loading' | 'free' | 'priced' | 'error';
+
+/** What the `children` render prop of {@link CreditCostPreview} receives. */
+export interface CreditCostPreviewRenderProps {
+  /** What the preview shows. */
+  state: CreditCostPreviewState;
+  /** Whether a known price exceeds `balance` (a caller disables its submit button on it). */
+  overBudget: boolean;
+  /** Whether the shown price is being replaced by a newer one. */
+  isUpdating: boolean;
+  /** The quoted credits, when there is a price. */
+  credits: number | undefined;
+}
+
+/** Props of {@link CreditCostPreview}; any other prop goes to the root `<div>`. */
+export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
+  /** Where the quote stands. Defaults to `'success'` when `quote` is given, else `'pending'`. */
+  status?: CreditCostPreviewStatus;
+  /** The options result (`useTaskOptions().data`): `{}` is free. Defaults to none. */
+  quote?: OptionsResult;
+  /** The shown price is stale and a new one is on its way (params changed). Defaults to `false`. */
+  isUpdating?: boolean;
+  /** Why the quote failed; an `Error`'s message is shown as text. Defaults to none. */
+  error?: unknown;
+  /** Called by the "Try again" button, which is shown in the error state only when this is given. */
+  onRetry?: () => void;
+  /** The user's credits; a higher price is flagged. Defaults to no budget. */
+  balance?: number;
+  /** Locale of the figures. Defaults to the user's locale. */
+  locale?: Locale;
+  /** The visible heading of the preview. Defaults to `'Cost'`. */
+  label?: ReactNode;
+  /** Rendered last, with the budget verdict, for example a submit button that is disabled over budget. */
+  children?: (props: CreditCostPreviewRenderProps) => ReactNode;
+}
+
+const COMPONENT = 'CreditCostPreview';
+const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'success', 'error']);
+
+function checkQuote(quote: OptionsResult | undefined): OptionsResult | undefined {
+  if (quote === undefined) return undefined;
+  if (typeof quote !== 'object' || quote === null) {
+    warnInvalidProp(COMPONENT, 'quote', quote, 'no quote');
+    return undefined;
+  }
+  const credits = quote.credits;
+  if (
+    credits !== undefined &&
+    !(typeof credits === 'number' && Number.isFinite(credits) && credits >= 0)
+  ) {
+    warnInvalidProp(COMPONENT, 'quote.credits', credits, 'no price');
+    return { ...quote, credits: undefined };
+  }
+  return quote;
+}
+
+function checkBalance(balance: number | undefined): number | undefined {
+  if (balance === undefined) return undefined;
+  if (typeof balance === 'number' && Number.isFinite(balance)) return balance;
+  warnInvalidProp(COMPONENT, 'balance', balance, 'no budget');
+  return undefined;
+}
+
+/**
+ * What a task will cost before the user submits it: loading, free, priced (credits, tool, usage
+ * amount), or an error with a retry button; a stale price stays visible, marked, while a newer one
+ * loads; a price above `balance` is said in words. The price sits in a polite live region, so a
+ * screen reader hears a new price when params change.
+ */
+export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewProps>(
+  function CreditCostPreview(
+    {
+      status: statusProp,
+      quote: quoteProp,
+      isUpdating: isUpdatingProp = false,
+      error,
+      onRetry,
+      balance: balanceProp,
+      locale,
+      label = 'Cost',
+      children,
+      className,
+      ...rest
+    },
+    ref,
+  ) {
+    const quote = checkQuote(quoteProp);
+    const balance = checkBalance(balanceProp);
+    let status: CreditCostPreviewStatus = statusProp ?? (quote ? 'success' : 'pending');
+    if (!STATUSES.has(status)) {
+      warnInvalidProp(COMPONENT, 'status', statusProp, quote ? "'success'" : "'pending'");
+      status = quote ? 'success' : 'pending';
+    }
+    if (status === 'success' && quote === undefined) {
+      warnInvalidProp(COMPONENT, 'quote', quoteProp, "'pending' (a success needs a quote)");
+      status = 'pending';
+    }
+
+    let state: CreditCostPreviewState;
+    switch (status) {
+      case 'pending':
+        state = 'loading';
+        break;
+      case 'error':
+        state = 'error';
+        break;
+      case 'success':
+        state =
+          quote?.credits === undefined && quote?.monetization === undefined ? 'free' : 'priced';
+        break;
+      default:
+        state = status satisfies never;
+    }
+    const isUpdating = isUpdatingProp && (state === 'free' || state === 'priced');
+    const credits = state === 'priced' ? quote?.credits : undefined;
+    const overBudget = credits !== undefined && !isWithinBudget(quote, balance);
+    const errorMessage = error instanceof Error && error.message ? error.message : undefined;
+
+    return (
+      <div
+        ref={ref}
+        {...rest}
+        className={classNames('taskwire-cost', className)}
+        data-state={state}
+        data-updating={isUpdating ? '' : undefined}
+        data-budget={overBudget ? 'over' : undefined}
+        aria-busy={state === 'loading' || isUpdating}
+      >
+        <div className="taskwire-cost__summary" aria-live="polite" aria-atomic="true">
+          <span className="taskwire-cost__label">{label}</span>{' '}
+          <span className="taskwire-cost__value">
+            {state === 'loading' && 'Getting the price…'}
+            {state === 'free' && 'Free'}
+            {state === 'priced' &&
+              (credits === undefined ? 'Price not given' : formatCredits(credits, locale))}
+            {state === 'error' && 'Could not get the price'}
+          </span>
+          {overBudget && balance !== undefined && (
+            <span className="taskwire-cost__budget">
+              {' '}
+              More than your balance of {formatCredits(balance, locale)}.
+            </span>
+          )}
+        </div>
+        {state === 'priced' && quote && (quote.monetization || quote.usageAmount !== undefined) && (
+          <dl className="taskwire-cost__details">
+            {quote.monetization && (
+              <div>
+                <dt>Tool</dt>
+                <dd>{quote.monetization.toolId}</dd>
+              </div>
+            )}
+            {quote.usageAmount !== undefined && (
+              <div>
+                <dt>Usage</dt>
+                <dd>{formatNumber(quote.usageAmount, locale, { maximumFractionDigits: 2 })}</dd>
+              </div>
+            )}
+          </dl>
+        )}
+        {isUpdating && <p className="taskwire-cost__note">Updating…</p>}
+        {state === 'error' && (
+          <div className="taskwire-cost__error">
+            {errorMessage && <p className="taskwire-cost__note">{errorMessage}</p>}
+            {onRetry && (
+              <button type="button" className="taskwire-button" onClick={() => onRetry()}>
+                Try again
+              </button>
+            )}
+          </div>
+        )}
+        {children?.({ state, overBudget, isUpdating, credits })}
+      </div>
+    );
+  },
+);

@@ -1,0 +1,96 @@
+import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { classNames } from '../class-names.js';
+import { warnInvalidProp } from '../dev-warning.js';
+
+/**
+ * One custom event: as Get Result lists it (`{ type, id }`) or as a stream delivers it (`{ type,
+ * eventId?, …fields }`); fields other than the ids are shown as text.
+ */
+export interface TaskEventListItem {
+  /** The event's type, such as `event.frame-rendered`. */
+  type: string;
+  /** The event's id from Get Result. */
+  id?: string;
+  /** The event's id from the stream's `id:` line. */
+  eventId?: string;
+  /** The task's own fields. */
+  [field: string]: unknown;
+}
+
+/** What a {@link TaskEventList} shows, mirrored in its `data-state`. */
+export type TaskEventListState = 'empty' | 'listed';
+
+/** Props of {@link TaskEventList}; any other prop goes to the root `<div>`. */
+export interface TaskEventListProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
+  /** The task's custom events in order (`record.events` or a stream's `events`). Defaults to `[]`. */
+  events?: readonly TaskEventListItem[];
+  /** The list's visible heading. Defaults to `'Events'`. */
+  label?: ReactNode;
+  /** Shown when there are no events. Defaults to `'No events yet.'`. */
+  emptyText?: ReactNode;
+}
+
+/** Longest field value shown, so one huge field cannot flood the page. */
+const MAX_FIELD_LENGTH = 200;
+
+function showField(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > MAX_FIELD_LENGTH ? `${text.slice(0, MAX_FIELD_LENGTH - 1)}…` : text;
+}
+
+/**
+ * A task's custom events as an ordered list: the action name (`frame-rendered` for
+ * `event.frame-rendered`) and the event's fields, all rendered as text.
+ */
+export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(function TaskEventList(
+  { events: eventsProp = [], label = 'Events', emptyText = 'No events yet.', className, ...rest },
+  ref,
+) {
+  const labelId = useId();
+  let events = eventsProp;
+  if (!Array.isArray(events)) {
+    warnInvalidProp('TaskEventList', 'events', events, '[]');
+    events = [];
+  }
+  const state: TaskEventListState = events.length === 0 ? 'empty' : 'listed';
+  return (
+    <div
+      ref={ref}
+      {...rest}
+      className={classNames('taskwire-events', className)}
+      data-state={state}
+    >
+      <p id={labelId} className="taskwire-events__label">
+        {label}
+      </p>
+      {state === 'empty' ? (
+        <p className="taskwire-events__empty">{emptyText}</p>
+      ) : (
+        <ol className="taskwire-events__list" aria-labelledby={labelId}>
+          {events.map((event, index) => {
+            const { type, id, eventId, ...fields } = event;
+            const typeText = String(type);
+            const entries = Object.entries(fields);
+            return (
+              <li key={id ?? eventId ?? index} className="taskwire-events__item">
+                <span className="taskwire-events__type">
+                  {typeText.startsWith('event.') ? typeText.slice('event.'.length) : typeText}
+                </span>
+                {entries.length > 0 && (
+                  <span className="taskwire-events__fields">
+                    {entries.map(([name, value]) => `${name}: ${showField(value)}`).join(', ')}
+                  </span>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </div>
+  );
+});

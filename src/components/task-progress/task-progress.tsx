@@ -1,0 +1,264 @@
+import { forwardRef, useId, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { classNames } from '../class-names.js';
+import { warnInvalidProp } from '../dev-warning.js';
+import { formatNumber, type Locale } from '../format.js';
+import { describeStatus, toDisplayStatus, type TaskStatusInput } from '../task-status.js';
+import { describeTimeLeft, type TimeLeftText } from './describe-time-left.js';
+import { DEFAULT_SMOOTHING_WEIGHT, smoothEstimate } from './smooth-estimate.js';
+
+/**
+ * What a {@link TaskProgress} shows, mirrored in its `data-state`: `indeterminate` is a running task
+ * that has not reported a percentage yet.
+ */
+export type TaskProgressState =
+  'idle' | 'queued' | 'running' | 'indeterminate' | 'completed' | 'failed';
+
+/** Props of {@link TaskProgress}; any other prop goes to the root `<div>`. */
+export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
+  /** The task's state, in the components' words or the service's (`'IN_PROGRESS'`). Defaults to `'idle'`. */
+  status?: TaskStatusInput;
+  /** Percent done, 0 to 100; `null` or absent while running means no figure yet. Defaults to `null`. */
+  percent?: number | null;
+  /** The service's estimate of the seconds left, smoothed before it is shown. Defaults to `null`. */
+  estimatedSecondsLeft?: number | null;
+  /** The visible name of the bar, also its accessible name. Defaults to `'Task progress'`. */
+  label?: ReactNode;
+  /** Why the task failed, shown as text in the `failed` state. Defaults to none. */
+  failureMessage?: string;
+  /** Locale of the figures. Defaults to the user's locale. */
+  locale?: Locale;
+  /** Screen readers hear the progress each time it passes a multiple of this percentage. Defaults to `25`. */
+  announceEvery?: number;
+  /** Weight of each new estimate in the smoothed time left, in (0, 1]; `1` turns smoothing off. Defaults to `0.3`. */
+  smoothingWeight?: number;
+}
+
+const COMPONENT = 'TaskProgress';
+const DEFAULT_ANNOUNCE_EVERY = 25;
+
+function checkPercent(percent: number | null | undefined): number | null {
+  if (percent == null) return null;
+  if (typeof percent === 'number' && Number.isFinite(percent) && percent >= 0 && percent <= 100) {
+    return percent;
+  }
+  warnInvalidProp(COMPONENT, 'percent', percent, 'no percentage (indeterminate)');
+  return null;
+}
+
+function checkSecondsLeft(seconds: number | null | undefined): number | null {
+  if (seconds == null) return null;
+  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0) return seconds;
+  warnInvalidProp(COMPONENT, 'estimatedSecondsLeft', seconds, 'no time left');
+  return null;
+}
+
+function checkAnnounceEvery(step: number | undefined): number {
+  if (step === undefined) return DEFAULT_ANNOUNCE_EVERY;
+  if (Number.isFinite(step) && step > 0 && step <= 100) return step;
+  warnInvalidProp(COMPONENT, 'announceEvery', step, `${DEFAULT_ANNOUNCE_EVERY}`);
+  return DEFAULT_ANNOUNCE_EVERY;
+}
+
+function checkSmoothingWeight(weight: number | undefined): number {
+  if (weight === undefined) return DEFAULT_SMOOTHING_WEIGHT;
+  if (Number.isFinite(weight) && weight > 0 && weight <= 1) return weight;
+  warnInvalidProp(COMPONENT, 'smoothingWeight', weight, `${DEFAULT_SMOOTHING_WEIGHT}`);
+  return DEFAULT_SMOOTHING_WEIGHT;
+}
+
+/** What the bar, its text and its live region say in each state. */
+interface ProgressDescription {
+  /** The bar's fill and `aria-valuenow`; `null` when there is no figure. */
+  shownPercent: number | null;
+  /** The `aria-valuetext`. */
+  valueText: string;
+  /** The figure or word beside the label. */
+  visibleValue: string;
+  /** The live region's text (spoken when it changes). */
+  announcement: string;
+}
+
+function describeProgress(
+  state: TaskProgressState,
+  percent: number | null,
+  timeLeft: TimeLeftText | undefined,
+  failureMessage: string | undefined,
+  announceEvery: number,
+  locale: Locale,
+): ProgressDescription {
+  const spoken = (value: number) =>
+    `${formatNumber(value, locale, { maximumFractionDigits: 0 })} percent`;
+  switch (state) {
+    case 'idle':
+      return {
+        shownPercent: 0,
+        valueText: describeStatus('idle'),
+        visibleValue: describeStatus('idle'),
+        announcement: '',
+      };
+    case 'queued':
+      return {
+        shownPercent: 0,
+        valueText: describeStatus('queued'),
+        visibleValue: describeStatus('queued'),
+        announcement: describeStatus('queued'),
+      };
+    case 'indeterminate':
+      return {
+        shownPercent: null,
+        valueText: timeLeft ? `Running, ${timeLeft.long}` : 'Running',
+        visibleValue: 'Running',
+        announcement: 'Running',
+      };
+    case 'running': {
+      const value = percent ?? 0;
+      // The live text changes only when the percentage crosses a step, so a screen reader (which
+      // speaks a polite region when its text changes) hears every step and nothing in between.
+      const step = Math.floor(value / announceEvery) * announceEvery;
+      return {
+        shownPercent: value,
+        valueText: timeLeft ? `${spoken(value)}, ${timeLeft.long}` : spoken(value),
+        visibleValue: formatNumber(value / 100, locale, {
+          style: 'percent',
+          maximumFractionDigits: 0,
+        }),
+        announcement: step > 0 ? spoken(step) : 'Running',
+      };
+    }
+    case 'completed':
+      return {
+        shownPercent: 100,
+        valueText: 'Completed',
+        visibleValue: 'Completed',
+        announcement: 'Completed',
+      };
+    case 'failed':
+      return {
+        shownPercent: percent,
+        valueText: 'Failed',
+        visibleValue: 'Failed',
+        announcement: failureMessage ? `Failed: ${failureMessage}` : 'Failed',
+      };
+    default:
+      return state satisfies never;
+  }
+}
+
+/**
+ * A task's progress: a bar with its percentage and a humane time left, `role="progressbar"` with
+ * `aria-valuetext`, and a polite live region that speaks only at steps of `announceEvery` percent
+ * and at the end, never on every event.
+ */
+export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(function TaskProgress(
+  {
+    status: statusProp = 'idle',
+    percent: percentProp = null,
+    estimatedSecondsLeft: secondsLeftProp = null,
+    label = 'Task progress',
+    failureMessage,
+    locale,
+    announceEvery: announceEveryProp,
+    smoothingWeight: smoothingWeightProp,
+    className,
+    ...rest
+  },
+  ref,
+) {
+  const labelId = useId();
+  let status = toDisplayStatus(statusProp);
+  if (status === undefined) {
+    warnInvalidProp(COMPONENT, 'status', statusProp, "'idle'");
+    status = 'idle';
+  }
+  const percent = checkPercent(percentProp);
+  const secondsLeft = checkSecondsLeft(secondsLeftProp);
+  const announceEvery = checkAnnounceEvery(announceEveryProp);
+  const smoothingWeight = checkSmoothingWeight(smoothingWeightProp);
+
+  let state: TaskProgressState;
+  switch (status) {
+    case 'idle':
+    case 'queued':
+    case 'completed':
+    case 'failed':
+      state = status;
+      break;
+    case 'running':
+      state = percent === null ? 'indeterminate' : 'running';
+      break;
+    default:
+      state = status satisfies never;
+  }
+  const active = state === 'running' || state === 'indeterminate';
+
+  // Smoothing carries over between renders ("storing information from previous renders", as the
+  // React docs call it); it starts afresh whenever there is no estimate or the task is not running.
+  const observed = active && secondsLeft !== null && secondsLeft > 0 ? secondsLeft : undefined;
+  const [smoothing, setSmoothing] = useState({ observed, smoothed: observed });
+  let smoothed = smoothing.smoothed;
+  if (smoothing.observed !== observed) {
+    smoothed =
+      observed === undefined
+        ? undefined
+        : smoothEstimate(smoothing.smoothed, observed, smoothingWeight);
+    setSmoothing({ observed, smoothed });
+  }
+  const timeLeft = active ? describeTimeLeft(smoothed, locale) : undefined;
+
+  const described = describeProgress(
+    state,
+    percent,
+    timeLeft,
+    failureMessage,
+    announceEvery,
+    locale,
+  );
+  const { shownPercent, valueText, visibleValue } = described;
+  let announcement = described.announcement;
+  if (announcement !== '' && typeof label === 'string') announcement = `${label}: ${announcement}`;
+
+  return (
+    <div
+      ref={ref}
+      {...rest}
+      className={classNames('taskwire-progress', className)}
+      data-state={state}
+    >
+      <div className="taskwire-progress__header">
+        <span id={labelId} className="taskwire-progress__label">
+          {label}
+        </span>
+        {/* The bar's aria-valuetext says the same; hidden so a screen reader says it once. */}
+        <span className="taskwire-progress__value" aria-hidden="true">
+          {visibleValue}
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-labelledby={labelId}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={shownPercent ?? undefined}
+        aria-valuetext={valueText}
+        className="taskwire-progress__track"
+      >
+        <div
+          className="taskwire-progress__indicator"
+          style={
+            shownPercent === null ? undefined : { transform: `translateX(-${100 - shownPercent}%)` }
+          }
+        />
+      </div>
+      {state === 'failed' && failureMessage ? (
+        <p className="taskwire-progress__detail">{failureMessage}</p>
+      ) : (
+        <p className="taskwire-progress__detail" aria-hidden="true">
+          {timeLeft?.short ?? ''}
+        </p>
+      )}
+      <div className="taskwire-visually-hidden" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,39 @@
+import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import { classNames } from '../class-names.js';
+import { warnInvalidProp } from '../dev-warning.js';
+import {
+  describeStatus,
+  toDisplayStatus,
+  type TaskDisplayStatus,
+  type TaskStatusInput,
+} from '../task-status.js';
+
+/** What a {@link TaskStatusBadge} shows, mirrored in its `data-state`. */
+export type TaskStatusBadgeState = TaskDisplayStatus;
+
+/** Props of {@link TaskStatusBadge}; any other prop goes to the `<span>`. */
+export interface TaskStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'span'>, 'children'> {
+  /** The task's state, in the components' words or the service's (`'ACCEPTED'`). Defaults to `'idle'`. */
+  status?: TaskStatusInput;
+}
+
+/** A task's state as a word in a pill ("Queued", "Running", "Completed", "Failed"), never colour alone. */
+export const TaskStatusBadge = forwardRef<HTMLSpanElement, TaskStatusBadgeProps>(
+  function TaskStatusBadge({ status: statusProp = 'idle', className, ...rest }, ref) {
+    let status = toDisplayStatus(statusProp);
+    if (status === undefined) {
+      warnInvalidProp('TaskStatusBadge', 'status', statusProp, "'idle'");
+      status = 'idle';
+    }
+    return (
+      <span
+        ref={ref}
+        {...rest}
+        className={classNames('taskwire-badge', className)}
+        data-state={status}
+      >
+        {describeStatus(status)}
+      </span>
+    );
+  },
+);

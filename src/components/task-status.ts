@@ -1,0 +1,52 @@
+/**
+ * The task states the components show, and how the service's states map onto them, so that a
+ * component can take `record.status` (`ACCEPTED`, …) as well as its own lower-case names.
+ */
+import type { TaskStatus } from '../core/schemas.js';
+
+/** A task's state as the components show it: not started, queued, running, completed or failed. */
+export type TaskDisplayStatus = 'idle' | 'queued' | 'running' | 'completed' | 'failed';
+
+/** A status prop: one of {@link TaskDisplayStatus} or the service's {@link TaskStatus}. */
+export type TaskStatusInput = TaskDisplayStatus | TaskStatus;
+
+const FROM_SERVICE: Record<TaskStatus, TaskDisplayStatus> = {
+  ACCEPTED: 'queued',
+  IN_PROGRESS: 'running',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+};
+
+const DISPLAY_STATUSES: ReadonlySet<string> = new Set([
+  'idle',
+  'queued',
+  'running',
+  'completed',
+  'failed',
+]);
+
+/** The display status of `status`, or `undefined` when it is neither a display nor a service status. */
+export function toDisplayStatus(status: unknown): TaskDisplayStatus | undefined {
+  if (typeof status !== 'string') return undefined;
+  if (DISPLAY_STATUSES.has(status)) return status as TaskDisplayStatus;
+  if (Object.hasOwn(FROM_SERVICE, status)) return FROM_SERVICE[status as TaskStatus];
+  return undefined;
+}
+
+/** The words shown for each display status. */
+export function describeStatus(status: TaskDisplayStatus): string {
+  switch (status) {
+    case 'idle':
+      return 'Not started';
+    case 'queued':
+      return 'Queued';
+    case 'running':
+      return 'Running';
+    case 'completed':
+      return 'Completed';
+    case 'failed':
+      return 'Failed';
+    default:
+      return status satisfies never;
+  }
+}

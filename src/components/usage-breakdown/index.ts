@@ -1,0 +1,2 @@
+export { UsageBreakdown } from './usage-breakdown.js';
+export type { UsageBreakdownProps, UsageBreakdownState } from './usage-breakdown.js';
