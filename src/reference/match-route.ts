@@ -1,0 +1,66 @@
+/**
+ * Maps a request path onto one of the service's endpoints (CONTRACT §1.3–1.7), purely by its shape:
+ * whether the task name exists is checked later, in the order of CONTRACT 1.1.
+ */
+
+/** The endpoints of the service. */
+export type Endpoint = 'submit' | 'result' | 'stream' | 'execute' | 'options';
+
+/** A request path matched to an endpoint, with its decoded task name and task id. */
+export interface Route {
+  /** Which endpoint the path names. */
+  endpoint: Endpoint;
+  /** The task name, percent-decoded but not yet checked. */
+  taskName: string;
+  /** The task id of Get Result, percent-decoded but not yet checked; empty for the others. */
+  taskId: string;
+}
+
+/** The method each endpoint answers. */
+export function methodOf(endpoint: Endpoint): 'GET' | 'POST' {
+  switch (endpoint) {
+    case 'result':
+      return 'GET';
+    case 'submit':
+    case 'stream':
+    case 'execute':
+    case 'options':
+      return 'POST';
+    default:
+      return endpoint satisfies never;
+  }
+}
+
+const POST_ENDPOINTS: ReadonlySet<string> = new Set(['submit', 'stream', 'execute', 'options']);
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // A malformed escape such as `%E0%A4%A` names no endpoint.
+    return undefined;
+  }
+}
+
+/**
+ * The endpoint that `pathname` (still percent-encoded, as in `URL.pathname`) names below
+ * `basePath`, or `undefined` when it names none. An encoded slash stays inside its segment, so
+ * `a%2Fb` is one (unknown) task name, never two path segments.
+ */
+export function matchRoute(pathname: string, basePath: string): Route | undefined {
+  if (!pathname.startsWith(`${basePath}/`)) return undefined;
+  const segments = pathname.slice(basePath.length + 1).split('/');
+  if (segments[0] !== 'workflows') return undefined;
+  if (segments.length === 3 && POST_ENDPOINTS.has(segments[2] ?? '')) {
+    const taskName = decodeSegment(segments[1] ?? '');
+    if (taskName === undefined || taskName === '') return undefined;
+    return { endpoint: segments[2] as Endpoint, taskName, taskId: '' };
+  }
+  if (segments.length === 4 && segments[3] === 'result') {
+    const taskName = decodeSegment(segments[1] ?? '');
+    const taskId = decodeSegment(segments[2] ?? '');
+    if (!taskName || !taskId) return undefined;
+    return { endpoint: 'result', taskName, taskId };
+  }
+  return undefined;
+}
