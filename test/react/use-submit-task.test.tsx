@@ -1,0 +1,97 @@
+import { act, render, renderHook, waitFor } from '@testing-library/react';
+import { StrictMode, useEffect } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useSubmitTask } from '../../src/react/index.js';
+import { createHarness, losingAnswers } from './harness.js';
+
+let harness: ReturnType<typeof createHarness>;
+afterEach(() => harness.close());
+
+describe('useSubmitTask', () => {
+  it('submits a task and returns its id', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    act(() => result.current.mutate({ params: { message: 'hi' } }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.data).toEqual({ id: expect.any(String), status: 'ACCEPTED' });
+    const record = await harness.client.getResult('echo', result.current.data?.id ?? '');
+    expect(record.id).toBe(result.current.data?.id);
+  });
+
+  it('makes one task of a double click with the same params', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    let first: Promise<{ id: string }> | undefined;
+    let second: Promise<{ id: string }> | undefined;
+    act(() => {
+      first = result.current.mutateAsync({ params: { message: 'once' } });
+      second = result.current.mutateAsync({ params: { message: 'once' } });
+    });
+    const [a, b] = await Promise.all([first, second]);
+    expect(a?.id).toBe(b?.id);
+    expect(harness.count(/^POST .*\/submit$/)).toBe(1);
+  });
+
+  it('makes one task of a StrictMode double effect', async () => {
+    harness = createHarness();
+    const ids: string[] = [];
+    function SubmitOnMount() {
+      const { mutate } = useSubmitTask('echo');
+      useEffect(() => {
+        mutate({ params: { message: 'mount' } }, { onSuccess: (answer) => ids.push(answer.id) });
+      }, [mutate]);
+      return null;
+    }
+    render(
+      <StrictMode>
+        <SubmitOnMount />
+      </StrictMode>,
+      { wrapper: harness.wrapper },
+    );
+    await waitFor(() => expect(ids.length).toBeGreaterThan(0));
+    expect(new Set(ids).size).toBe(1);
+    expect(harness.count(/^POST .*\/submit$/)).toBe(1);
+  });
+
+  it('retries a lost answer with the same key, so the service keeps one task', async () => {
+    harness = createHarness();
+    const keys: Array<string | null> = [];
+    const inner = harness.transport;
+    const losing = losingAnswers((request) => {
+      keys.push(request.headers.get('idempotency-key'));
+      return inner(request);
+    }, 1);
+    harness.transport = losing;
+    const { result } = renderHook(() => useSubmitTask('echo', { retry: 3 }), {
+      wrapper: harness.wrapper,
+    });
+    act(() => result.current.mutate({ params: { message: 'flaky' } }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true), { timeout: 5000 });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // The service had created the task before the answer was lost, and answered the retry with it.
+    expect(losing.lost).toEqual([
+      { status: 'success', response: { id: result.current.data?.id, status: 'ACCEPTED' } },
+    ]);
+  });
+
+  it('gives separate calls separate keys and tasks', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    const a = await act(() => result.current.mutateAsync({ params: { message: 'a' } }));
+    const b = await act(() => result.current.mutateAsync({ params: { message: 'a' } }));
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('reports a refused submit as a typed error and does not retry it', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    act(() => result.current.mutate({ params: { message: 42 as unknown as string } }));
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(result.current.error?.name).toBe('TaskwireError');
+    expect(result.current.failureCount).toBe(1);
+    // The typed client checks params against the task's schema before sending anything.
+    expect(harness.count(/submit$/)).toBe(0);
+  });
+});

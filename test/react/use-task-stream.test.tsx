@@ -1,0 +1,214 @@
+import { act, render, renderHook, waitFor } from '@testing-library/react';
+import { Profiler, StrictMode, useEffect } from 'react';
+import * as z from 'zod/mini';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTaskResult, useTaskStream } from '../../src/react/index.js';
+import { defineTask } from '../../src/reference/index.js';
+import { createHarness, cuttingStreams } from './harness.js';
+
+let harness: ReturnType<typeof createHarness>;
+afterEach(() => harness.close());
+
+const posts = () => harness.count(/^POST .*\/stream$/);
+const gets = () => harness.count(/^GET .*\/result$/);
+
+/** A task that sends `count` progress events, each in a chunk of its own or all in one burst. */
+const burstTask = defineTask({
+  name: 'burst',
+  params: z.object({ count: z.number(), spread: z.boolean() }),
+  run: async (context, { count, spread }) => {
+    for (let index = 1; index <= count; index += 1) {
+      context.progress((index / count) * 100, 1);
+      if (spread) await context.sleep(1);
+    }
+    return { count };
+  },
+});
+
+describe('useTaskStream', () => {
+  it('streams progress, partial results and events to completion', async () => {
+    harness = createHarness();
+    const seen: string[] = [];
+    const { result } = renderHook(
+      () => useTaskStream('render-video', { onEvent: (event) => seen.push(event.type) }),
+      { wrapper: harness.wrapper },
+    );
+    expect(result.current.status).toBe('idle');
+    act(() => result.current.start({ frames: 10, frameMs: 20 }));
+    expect(result.current.status).toBe('connecting');
+    await waitFor(() => expect(result.current.status).toBe('completed'));
+    expect(result.current.taskId).toEqual(expect.any(String));
+    expect(result.current.progress).toEqual({ percent: 100, estimatedSecondsLeft: 0 });
+    expect(result.current.partialResult).toMatchObject({ frames: 5 });
+    expect(result.current.result).toMatchObject({ frames: 10 });
+    expect(result.current.usage?.credits).toBe(5);
+    expect(seen.filter((type) => type === 'event.frame-rendered')).toHaveLength(10);
+    expect(result.current.events.length).toBe(11);
+    expect(posts()).toBe(1);
+  });
+
+  it('writes the finished record into the cache useTaskResult reads, with Get Result’s event ids', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useTaskStream('render-video'), {
+      wrapper: harness.wrapper,
+    });
+    act(() => result.current.start({ frames: 3, frameMs: 10 }));
+    await waitFor(() => expect(result.current.status).toBe('completed'));
+    const id = result.current.taskId ?? '';
+    const watcher = renderHook(() => useTaskResult('render-video', id), {
+      wrapper: harness.wrapper,
+    });
+    expect(watcher.result.current.data?.status).toBe('COMPLETED');
+    expect(gets()).toBe(0);
+    const fromService = await harness.client.getResult('render-video', id);
+    expect(watcher.result.current.data?.events).toEqual(fromService.events);
+    expect(watcher.result.current.data?.usage).toEqual(fromService.usage);
+    expect(watcher.result.current.data?.result).toEqual(fromService.result);
+  });
+
+  it('reports a failed task as data', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useTaskStream('failing-task'), {
+      wrapper: harness.wrapper,
+    });
+    act(() => result.current.start({ reason: 'OUT_OF_PAPER' }));
+    await waitFor(() => expect(result.current.status).toBe('failed'));
+    expect(result.current.failure).toMatchObject({ status: 'error', reason: 'OUT_OF_PAPER' });
+    expect(result.current.error).toBeUndefined();
+  });
+
+  it('recovers a dropped stream by polling, with exactly one POST', async () => {
+    harness = createHarness();
+    harness.transport = cuttingStreams(harness.transport, 2);
+    const statuses: string[] = [];
+    const { result } = renderHook(
+      () => {
+        const stream = useTaskStream('render-video', { polling: { minIntervalMs: 20 } });
+        statuses.push(stream.status);
+        return stream;
+      },
+      { wrapper: harness.wrapper },
+    );
+    act(() => result.current.start({ frames: 10, frameMs: 20 }));
+    await waitFor(() => expect(result.current.status).toBe('completed'), { timeout: 5000 });
+    expect(statuses).toContain('recovering');
+    expect(result.current.result).toMatchObject({ frames: 10 });
+    expect(posts()).toBe(1);
+    expect(gets()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('ends in error, saying the outcome is unknown, when a dropped stream had no task id', async () => {
+    harness = createHarness();
+    harness.transport = cuttingStreams(harness.transport, 1, { dropTaskId: true });
+    const { result } = renderHook(() => useTaskStream('render-video'), {
+      wrapper: harness.wrapper,
+    });
+    act(() => result.current.start({ frames: 10, frameMs: 20 }));
+    await waitFor(() => expect(result.current.status).toBe('error'));
+    expect(result.current.error?.code).toBe('network');
+    expect(result.current.error?.message).toMatch(/outcome is unknown/);
+    expect(posts()).toBe(1);
+    expect(gets()).toBe(0);
+  });
+
+  it('stops: aborts the request, keeps what it had, and the task goes on', async () => {
+    harness = createHarness();
+    let signal: AbortSignal | undefined;
+    const inner = harness.transport;
+    harness.transport = (request) => {
+      signal = request.signal;
+      return inner(request);
+    };
+    const { result } = renderHook(() => useTaskStream('render-video'), {
+      wrapper: harness.wrapper,
+    });
+    act(() => result.current.start({ frames: 10, frameMs: 30 }));
+    await waitFor(() => expect(result.current.progress?.percent).toBeGreaterThan(0));
+    act(() => result.current.stop());
+    expect(result.current.status).toBe('stopped');
+    expect(signal?.aborted).toBe(true);
+    const id = result.current.taskId ?? '';
+    await waitFor(async () =>
+      expect((await harness.client.getResult('render-video', id)).status).toBe('COMPLETED'),
+    );
+  });
+
+  it('aborts on unmount and updates nothing afterwards', async () => {
+    harness = createHarness();
+    let signal: AbortSignal | undefined;
+    const inner = harness.transport;
+    harness.transport = (request) => {
+      signal = request.signal;
+      return inner(request);
+    };
+    let renders = 0;
+    const view = renderHook(
+      () => {
+        renders += 1;
+        return useTaskStream('render-video');
+      },
+      { wrapper: harness.wrapper },
+    );
+    act(() => view.result.current.start({ frames: 10, frameMs: 30 }));
+    await waitFor(() => expect(view.result.current.status).toBe('streaming'));
+    view.unmount();
+    const rendersAtUnmount = renders;
+    await waitFor(() => expect(signal?.aborted).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(renders).toBe(rendersAtUnmount);
+  });
+
+  it('replaces a running stream when started again with other params', async () => {
+    harness = createHarness();
+    const { result } = renderHook(() => useTaskStream('render-video'), {
+      wrapper: harness.wrapper,
+    });
+    act(() => {
+      result.current.start({ frames: 30, frameMs: 20 });
+      result.current.start({ frames: 2, frameMs: 5 });
+    });
+    await waitFor(() => expect(result.current.status).toBe('completed'));
+    expect(result.current.result).toMatchObject({ frames: 2 });
+  });
+
+  it('makes one stream of a StrictMode double effect', async () => {
+    harness = createHarness();
+    let status = '';
+    function StreamOnMount() {
+      const stream = useTaskStream('echo');
+      const { start } = stream;
+      status = stream.status;
+      useEffect(() => start({ message: 'strict' }), [start]);
+      return null;
+    }
+    render(
+      <StrictMode>
+        <StreamOnMount />
+      </StrictMode>,
+      { wrapper: harness.wrapper },
+    );
+    await waitFor(() => expect(status).toBe('completed'));
+    expect(posts()).toBe(1);
+  });
+
+  it('coalesces renders: a burst of 10,000 events commits a handful of times', async () => {
+    harness = createHarness({ tasks: [burstTask] });
+    let commits = 0;
+    const { result } = renderHook(() => useTaskStream('burst'), {
+      wrapper: ({ children }) => (
+        <harness.wrapper>
+          <Profiler id="stream" onRender={() => (commits += 1)}>
+            {children}
+          </Profiler>
+        </harness.wrapper>
+      ),
+    });
+    const before = commits;
+    act(() => result.current.start({ count: 10_000, spread: false }));
+    await waitFor(() => expect(result.current.status).toBe('completed'), { timeout: 10_000 });
+    expect(result.current.progress?.percent).toBe(100);
+    expect(result.current.result).toEqual({ count: 10_000 });
+    // start → connecting, open → streaming, a few frames, then the final flush.
+    expect(commits - before).toBeLessThanOrEqual(12);
+  });
+});
