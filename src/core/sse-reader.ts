@@ -114,6 +114,12 @@ export function createEventStreamReader(
     return bytes.subarray(BYTE_ORDER_MARK.length);
   }
 
+  // Chunks without a line end are held here and handed to the parser in one piece once a line end
+  // arrives: the parser concatenates its buffer with every chunk it is given, which is quadratic for
+  // one long event arriving in many chunks.
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
+
   function feed(chunk: Uint8Array): void {
     let lastLineEnd = chunk.length - 1;
     while (
@@ -124,14 +130,27 @@ export function createEventStreamReader(
       lastLineEnd--;
     }
     if (lastLineEnd < 0) {
-      // No line ends here: the parser would only grow its buffer, so check before handing it over.
       openLineBytes += chunk.length;
+      // Checked before the bytes are kept, so an endless line is refused near the cap.
       if (messageBytes + openLineBytes > maxEventBytes) throw new EventTooLargeError(maxEventBytes);
-      onChunk(chunk);
+      held.push(chunk);
+      heldBytes += chunk.length;
       return;
     }
-    // Lines ended by this chunk are checked one by one as the parser reports them.
-    onChunk(chunk);
+    let bytes = chunk;
+    if (held.length > 0) {
+      bytes = new Uint8Array(heldBytes + chunk.length);
+      let offset = 0;
+      for (const part of held) {
+        bytes.set(part, offset);
+        offset += part.length;
+      }
+      bytes.set(chunk, offset);
+      held = [];
+      heldBytes = 0;
+    }
+    // Lines ended by these bytes are checked one by one as the parser reports them.
+    onChunk(bytes);
     openLineBytes = chunk.length - 1 - lastLineEnd;
     if (messageBytes + openLineBytes > maxEventBytes) throw new EventTooLargeError(maxEventBytes);
   }
