@@ -47,11 +47,11 @@ function invalid(message: string): ServiceError {
 }
 
 /**
- * Checks the `notification` member of a Submit body (`undefined` when absent); throws 422
+ * Checks the `notification` member of a Submit body; absent or `null` means none. Throws 422
  * `INVALID_NOTIFICATION` for a wrong shape or a link with a refused scheme.
  */
 export function validateNotification(value: unknown): NotificationRequest | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === null) return undefined;
   const parsed = z.safeParse(notificationSchema, value);
   if (!parsed.success) {
     throw invalid(`Invalid notification: ${describeIssues(parsed.error.issues)}`);
