@@ -1,0 +1,272 @@
+/**
+ * The bridge between `node:http` and a Web-standard `fetch(request) → Response` handler: the request
+ * body streams in (never buffered whole), the response body streams out with backpressure, and a
+ * client that goes away aborts the request's signal and cancels the response body.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A Web-standard request handler, such as the reference service's `fetch`. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** A `node:http` request listener, as `http.createServer` and connect middlewares take it. */
+export type NodeRequestListener = (
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+) => Promise<void>;
+
+/** Options of {@link createNodeHandler}. */
+export interface NodeHandlerOptions {
+  /**
+   * A path the handler is mounted under (such as `/taskwire`), put in front of every `Location`
+   * header that starts with `/`, so a client that follows it reaches the handler again. The incoming
+   * path is not touched: whoever mounts the handler strips the prefix. Defaults to `''`.
+   */
+  pathPrefix?: string;
+  /**
+   * Told about a handler that threw or a response body that failed. The client only ever sees the
+   * `INTERNAL` error body, never this error. Defaults to writing the error to `console.error`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** How many bytes of request body wait in the stream's queue before the socket is paused. */
+const REQUEST_BODY_HIGH_WATER_MARK = 64 * 1024;
+
+/** The body of the answer to a handler that failed (CONTRACT 1.2), with nothing of the error in it. */
+const INTERNAL_ERROR_BODY = JSON.stringify({
+  status: 'error',
+  statusCode: 500,
+  reason: 'INTERNAL',
+  message: 'The service failed to answer this request.',
+});
+
+/** Statuses whose answers never have a body (RFC 9110). */
+const BODILESS_STATUSES = new Set([101, 204, 205, 304]);
+
+/** A host header we are willing to put in a URL; anything else is replaced by `localhost`. */
+const SAFE_HOST_PATTERN = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+function writeErrorToConsole(error: unknown): void {
+  console.error('taskwire: the request handler failed:', error);
+}
+
+/**
+ * Builds a `node:http` request listener that answers every request with `handler`, streaming both
+ * bodies. A handler that throws is answered 500 with the `INTERNAL` error body and no stack.
+ */
+export function createNodeHandler(
+  handler: FetchHandler,
+  options: NodeHandlerOptions = {},
+): NodeRequestListener {
+  const pathPrefix = options.pathPrefix ?? '';
+  const onError = options.onError ?? writeErrorToConsole;
+
+  return async function handleNodeRequest(incoming, outgoing) {
+    const abortController = new AbortController();
+    // `close` without `finish` means the connection went away before the answer was complete.
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) abortController.abort();
+    });
+
+    let response: Response;
+    try {
+      const request = toWebRequest(incoming, abortController.signal);
+      response = await handler(request);
+      if (!(response instanceof Response)) {
+        throw new TypeError('The request handler did not return a Response.');
+      }
+    } catch (error) {
+      if (abortController.signal.aborted) return;
+      onError(error);
+      response = new Response(INTERNAL_ERROR_BODY, {
+        status: 500,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+    }
+    await writeWebResponse(response, incoming, outgoing, { pathPrefix, onError });
+  };
+}
+
+/** Turns a node request into a Web `Request` whose body streams from the socket. */
+function toWebRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
+  const method = incoming.method ?? 'GET';
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index] as string;
+    // HTTP/2 pseudo-headers (`:path`) are not headers of the Fetch API.
+    if (name.startsWith(':')) continue;
+    // `append` joins repeated headers with `, ` as the Fetch API defines.
+    headers.append(name, raw[index + 1] as string);
+  }
+  const hasBody = method !== 'GET' && method !== 'HEAD' && requestHasBody(incoming);
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (hasBody) {
+    init.body = requestBodyStream(incoming);
+    // Required by the Fetch API for a streaming request body.
+    init.duplex = 'half';
+  }
+  return new Request(requestUrl(incoming), init);
+}
+
+/** Whether the request announced a body (a non-zero `Content-Length` or a `Transfer-Encoding`). */
+function requestHasBody(incoming: IncomingMessage): boolean {
+  if (incoming.headers['transfer-encoding'] !== undefined) return true;
+  const length = incoming.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/** The absolute URL of a request, keeping its path exactly as sent (`//x` stays a path). */
+function requestUrl(incoming: IncomingMessage): string {
+  const host = incoming.headers.host;
+  const origin = `http://${host !== undefined && SAFE_HOST_PATTERN.test(host) ? host : 'localhost'}`;
+  const target = incoming.url ?? '/';
+  if (target.startsWith('/')) return origin + target;
+  // The absolute form (`GET http://host/path`), sent to proxies: keep only its path and query.
+  try {
+    const absolute = new URL(target);
+    return origin + absolute.pathname + absolute.search;
+  } catch {
+    return `${origin}/`;
+  }
+}
+
+/**
+ * A `ReadableStream` over the request body that reads from the socket only as fast as the handler
+ * reads from the stream, and stops reading (pauses, never drains the rest) when it is cancelled.
+ */
+function requestBodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = (): void => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const onData = (chunk: Buffer): void => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        };
+        const onEnd = (): void => {
+          detach();
+          controller.close();
+        };
+        const onError = (error: Error): void => {
+          detach();
+          controller.error(error);
+        };
+        const onClose = (): void => {
+          if (incoming.complete) return;
+          detach();
+          controller.error(
+            new Error('The client closed the connection before sending the whole body.'),
+          );
+        };
+        detach = () => {
+          incoming.off('data', onData);
+          incoming.off('end', onEnd);
+          incoming.off('error', onError);
+          incoming.off('close', onClose);
+        };
+        // Paused before the `data` listener goes on, so nothing is read until the first `pull`.
+        incoming.pause();
+        incoming.on('data', onData);
+        incoming.on('end', onEnd);
+        incoming.on('error', onError);
+        incoming.on('close', onClose);
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        // The handler has read enough (a body over the limit): stop reading. The socket is not
+        // destroyed here, since the answer (413) still has to go out on it.
+        detach();
+        incoming.pause();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: REQUEST_BODY_HIGH_WATER_MARK }),
+  );
+}
+
+interface WriteOptions {
+  pathPrefix: string;
+  onError: (error: unknown) => void;
+}
+
+/** Writes the status, headers and body of `response`, the body chunk by chunk with backpressure. */
+async function writeWebResponse(
+  response: Response,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  { pathPrefix, onError }: WriteOptions,
+): Promise<void> {
+  const body = response.body;
+  if (outgoing.destroyed || outgoing.headersSent) {
+    await body?.cancel().catch(() => {});
+    return;
+  }
+
+  outgoing.statusCode = response.status;
+  if (response.statusText !== '') outgoing.statusMessage = response.statusText;
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    outgoing.setHeader(name, name === 'location' ? prefixLocation(value, pathPrefix) : value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outgoing.setHeader('set-cookie', cookies);
+
+  const bodyUnread = !incoming.complete;
+  if (bodyUnread) {
+    // The handler answered without reading the whole request body (a 413, a 415): this connection
+    // cannot carry another request, so say so and close it once the answer is out.
+    outgoing.setHeader('connection', 'close');
+  }
+
+  if (body === null || incoming.method === 'HEAD' || BODILESS_STATUSES.has(response.status)) {
+    await body?.cancel().catch(() => {});
+    outgoing.end();
+    return;
+  }
+
+  // Send the status and headers now: a stream's first event may be seconds away.
+  outgoing.flushHeaders();
+  const reader = body.getReader();
+  const onClose = (): void => {
+    // The client went away: cancel the body, so the stream's `cancel` runs and it stops producing.
+    if (!outgoing.writableFinished) reader.cancel().catch(() => {});
+  };
+  outgoing.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (outgoing.destroyed) break;
+      if (!outgoing.write(value)) await drainedOrClosed(outgoing);
+    }
+    if (!outgoing.destroyed) outgoing.end();
+  } catch (error) {
+    if (outgoing.destroyed) return;
+    // The headers are gone already: break the connection off, so the client sees a cut answer
+    // rather than one that looks complete.
+    onError(error);
+    outgoing.destroy();
+  } finally {
+    outgoing.off('close', onClose);
+  }
+}
+
+/** Resolves when the socket has room again or the connection is gone, whichever comes first. */
+function drainedOrClosed(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = (): void => {
+      outgoing.off('drain', settle);
+      outgoing.off('close', settle);
+      resolve();
+    };
+    outgoing.on('drain', settle);
+    outgoing.on('close', settle);
+  });
+}
+
+function prefixLocation(location: string, pathPrefix: string): string {
+  if (pathPrefix === '' || !location.startsWith('/') || location.startsWith('//')) return location;
+  return pathPrefix.replace(/\/+$/, '') + location;
+}

@@ -1,0 +1,378 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeHandler, type FetchHandler } from '../../src/reference/node/node-handler.js';
+
+const servers: http.Server[] = [];
+const sockets: net.Socket[] = [];
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+interface Listening {
+  server: http.Server;
+  port: number;
+  errors: unknown[];
+}
+
+/** A real `node:http` server on loopback answering with `handler` through the bridge. */
+async function listen(handler: FetchHandler, pathPrefix?: string): Promise<Listening> {
+  const errors: unknown[] = [];
+  const listener = createNodeHandler(handler, {
+    onError: (error) => errors.push(error),
+    ...(pathPrefix === undefined ? {} : { pathPrefix }),
+  });
+  const server = http.createServer((incoming, outgoing) => {
+    void listener(incoming, outgoing);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, errors };
+}
+
+/** A promise with its resolve function, to let a handler tell the test what it saw. */
+function signalled<Value = void>(): { promise: Promise<Value>; resolve: (value: Value) => void } {
+  let resolve!: (value: Value) => void;
+  const promise = new Promise<Value>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+function within<Value>(
+  promise: Promise<Value>,
+  milliseconds: number,
+  what: string,
+): Promise<Value> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), milliseconds);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** The limit the test handler enforces while reading, like the reference service does. */
+const BODY_LIMIT = 1024 * 1024;
+
+describe('createNodeHandler', () => {
+  it('streams a chunked request body to the handler before the client has sent all of it', async () => {
+    const firstChunk = signalled<string>();
+    const seen: { transferEncoding: string | null; contentLength: string | null } = {
+      transferEncoding: null,
+      contentLength: null,
+    };
+    const { port } = await listen(async (request) => {
+      seen.transferEncoding = request.headers.get('transfer-encoding');
+      seen.contentLength = request.headers.get('content-length');
+      const reader = request.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        if (text.length > 0) firstChunk.resolve(text);
+      }
+      return Response.json({ received: text });
+    });
+
+    const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/upload' });
+    const answer = once(request, 'response') as Promise<[http.IncomingMessage]>;
+    request.write('{"params":');
+    // The second half goes out only once the handler has the first: a bridge that buffered the
+    // whole body before calling the handler would never get here.
+    expect(await within(firstChunk.promise, 2000, 'the first chunk')).toBe('{"params":');
+    request.end('{"message":"hi"}}');
+    const [response] = await answer;
+    let text = '';
+    for await (const chunk of response) text += String(chunk);
+
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(text)).toEqual({ received: '{"params":{"message":"hi"}}' });
+    expect(seen).toEqual({ transferEncoding: 'chunked', contentLength: null });
+  });
+
+  it('refuses a body far over the limit with 413 without reading all of it', async () => {
+    let handlerRead = 0;
+    const { server, port } = await listen(async (request) => {
+      const reader = request.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        handlerRead += value.byteLength;
+        if (handlerRead > BODY_LIMIT) {
+          await reader.cancel();
+          return Response.json({ reason: 'PAYLOAD_TOO_LARGE' }, { status: 413 });
+        }
+      }
+      return Response.json({ read: handlerRead });
+    });
+    const serverSockets: net.Socket[] = [];
+    server.on('connection', (socket) => serverSockets.push(socket));
+
+    const offered = 256 * 1024 * 1024;
+    let written = 0;
+    const outcome = await new Promise<{ status: number | undefined; body: string }>(
+      (resolve, reject) => {
+        const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/' });
+        let answered = false;
+        request.on('response', (response) => {
+          answered = true;
+          let body = '';
+          response.on('data', (chunk) => (body += String(chunk)));
+          response.on('end', () => resolve({ status: response.statusCode, body }));
+        });
+        // Writing into a socket the server closed fails; that is expected once the 413 is in.
+        request.on('error', (error) => {
+          if (!answered) reject(error);
+        });
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        const pump = (): void => {
+          while (!answered && written < offered) {
+            written += chunk.byteLength;
+            if (!request.write(chunk)) {
+              request.once('drain', pump);
+              return;
+            }
+          }
+          if (!answered) request.end();
+        };
+        pump();
+      },
+    );
+
+    expect(outcome).toEqual({ status: 413, body: '{"reason":"PAYLOAD_TOO_LARGE"}' });
+    // The handler stopped one chunk past the limit; the socket took what the kernel buffers hold.
+    expect(handlerRead).toBeLessThanOrEqual(BODY_LIMIT + 64 * 1024);
+    expect(written).toBeLessThan(offered / 8);
+    expect(serverSockets).toHaveLength(1);
+    expect(serverSockets[0]!.bytesRead).toBeLessThan(offered / 8);
+  });
+
+  it('closes the connection after an answer that left the request body unread', async () => {
+    const { port } = await listen(() =>
+      Response.json({ reason: 'UNSUPPORTED_MEDIA_TYPE' }, { status: 415 }),
+    );
+    const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/' });
+    request.write('x'.repeat(1000));
+    const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+    response.resume();
+    await once(response, 'end');
+    request.destroy();
+
+    expect(response.statusCode).toBe(415);
+    expect(response.headers.connection).toBe('close');
+  });
+
+  it('aborts the request signal and cancels the response stream when the client goes away', async () => {
+    const aborted = signalled();
+    const cancelled = signalled<unknown>();
+    const { port } = await listen((request) => {
+      request.signal.addEventListener('abort', () => aborted.resolve());
+      let timer: NodeJS.Timeout | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('data: {"type":"task.progress"}\n\n'));
+          // One more event much later: the client leaves before it.
+          timer = setTimeout(
+            () => controller.enqueue(new TextEncoder().encode(': late\n\n')),
+            60_000,
+          );
+        },
+        cancel(reason) {
+          clearTimeout(timer);
+          cancelled.resolve(reason);
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+
+    const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/stream' });
+    request.end('{}');
+    const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+    const [first] = (await once(response, 'data')) as [Buffer];
+    expect(first.toString()).toBe('data: {"type":"task.progress"}\n\n');
+    request.on('error', () => {});
+    request.destroy();
+
+    await within(aborted.promise, 2000, 'the request signal to abort');
+    await within(cancelled.promise, 2000, 'the response stream to be cancelled');
+  });
+
+  it('stops pulling from the response stream while the client does not read', async () => {
+    const chunkBytes = 64 * 1024;
+    let pulls = 0;
+    let writableLength = 0;
+    const { server, port } = await listen(() => {
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulls += 1;
+            controller.enqueue(new Uint8Array(chunkBytes));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body);
+    });
+    server.on('request', (_incoming, outgoing: http.ServerResponse) => {
+      const timer = setInterval(() => {
+        writableLength = Math.max(writableLength, outgoing.writableLength);
+      }, 5);
+      outgoing.once('close', () => clearInterval(timer));
+    });
+
+    // A client that sends its request and then never reads a byte of the answer.
+    const socket = net.connect(port, '127.0.0.1');
+    sockets.push(socket);
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write('GET /never-read HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+
+    // Wait until the kernel buffers are full and the server stopped pulling.
+    let previous = -1;
+    for (let round = 0; round < 100 && pulls !== previous; round += 1) {
+      previous = pulls;
+      await sleep(100);
+    }
+    const settled = pulls;
+    await sleep(300);
+
+    expect(pulls).toBe(settled);
+    // An unbounded server would have queued gigabytes by now; this one holds what the kernel's
+    // socket buffers take plus one chunk.
+    expect(settled * chunkBytes).toBeLessThan(64 * 1024 * 1024);
+    expect(writableLength).toBeLessThanOrEqual(chunkBytes + 16 * 1024);
+
+    // Once the client reads, the stream flows again.
+    socket.resume();
+    await within(
+      (async () => {
+        while (pulls <= settled + 10) await sleep(10);
+      })(),
+      2000,
+      'pulls to resume',
+    );
+  });
+
+  it('answers a handler that throws with 500 INTERNAL and no stack', async () => {
+    const failure = new Error('secret detail at /srv/app/service.ts:42');
+    const { port, errors } = await listen(() => {
+      throw failure;
+    });
+
+    const response = await fetch(`http://127.0.0.1:${port}/workflows/echo/execute`, {
+      method: 'POST',
+      body: '{}',
+    });
+    const text = await response.text();
+
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(text)).toEqual({
+      status: 'error',
+      statusCode: 500,
+      reason: 'INTERNAL',
+      message: 'The service failed to answer this request.',
+    });
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('service.ts');
+    expect(errors).toEqual([failure]);
+  });
+
+  it('answers a handler that returns something other than a Response with 500 INTERNAL', async () => {
+    const { port, errors } = await listen(() => ({ status: 200 }) as unknown as Response);
+
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { reason: string }).reason).toBe('INTERNAL');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('cuts the connection when the response body fails after the headers went out', async () => {
+    const { port, errors } = await listen(() => {
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) {
+            controller.error(new Error('broken stream'));
+            return;
+          }
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    expect(errors).toHaveLength(1);
+  });
+
+  it('passes headers both ways: repeated request headers joined, each cookie on its own line', async () => {
+    let seenAccept: string | null = null;
+    let seenUrl = '';
+    const { port } = await listen((request) => {
+      seenAccept = request.headers.get('x-repeated');
+      seenUrl = request.url;
+      const headers = new Headers({ location: '/workflows/echo/1/result', 'x-task-id': 'abc' });
+      headers.append('set-cookie', 'a=1; Path=/');
+      headers.append('set-cookie', 'b=2, c; Path=/');
+      return new Response('{}', { status: 202, headers });
+    }, '/taskwire');
+
+    const request = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'GET',
+      path: '//workflows/echo?x=1',
+      headers: { 'x-repeated': ['one', 'two'] },
+    });
+    request.end();
+    const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+    response.resume();
+    await once(response, 'end');
+
+    expect(seenAccept).toBe('one, two');
+    expect(new URL(seenUrl).pathname).toBe('//workflows/echo');
+    expect(new URL(seenUrl).search).toBe('?x=1');
+    expect(response.statusCode).toBe(202);
+    expect(response.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2, c; Path=/']);
+    expect(response.headers.location).toBe('/taskwire/workflows/echo/1/result');
+    expect(response.headers['x-task-id']).toBe('abc');
+  });
+
+  it('gives a GET request no body and answers HEAD without one', async () => {
+    const bodies: (ReadableStream<Uint8Array> | null)[] = [];
+    const { port } = await listen((request) => {
+      bodies.push(request.body);
+      return new Response('hello', { headers: { 'content-type': 'text/plain' } });
+    });
+
+    const get = await fetch(`http://127.0.0.1:${port}/`);
+    const head = await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
+
+    expect(await get.text()).toBe('hello');
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(bodies).toEqual([null, null]);
+  });
+});
