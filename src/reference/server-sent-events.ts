@@ -72,11 +72,13 @@ export function createTaskEventStream(
           if (isFinalEvent(message.event as { type: string })) end();
         });
         // Ticking at half the allowed silence and writing when a whole tick passed silently keeps
-        // every silence under `keepAliveMs`, with one timer per stream instead of one per message.
+        // every silence within `keepAliveMs`, with one timer per stream instead of one per message.
+        // The comment counts as a write, so pure silence gets one comment per `keepAliveMs`.
         const interval = options.timers.setInterval(
           () => {
-            if (!wroteSinceTick && !ended) write(KEEP_ALIVE_COMMENT);
-            wroteSinceTick = false;
+            if (ended) return;
+            if (wroteSinceTick) wroteSinceTick = false;
+            else write(KEEP_ALIVE_COMMENT);
           },
           Math.max(1, options.keepAliveMs / 2),
         );
