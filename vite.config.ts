@@ -1,6 +1,41 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { CHROMIUM_ARGS, findChromium } from './scripts/ensure-chromium.mjs';
+
+// The browser projects run in Debian's Chromium, found the way `npm test` checks for it
+// (scripts/ensure-chromium.mjs), never in a browser Playwright would download.
+function chromium() {
+  return {
+    enabled: true,
+    headless: true,
+    // Each project gets a provider object of its own; sharing one between projects breaks launch.
+    provider: playwright({
+      launchOptions: { executablePath: findChromium(), args: [...CHROMIUM_ARGS] },
+    }),
+    instances: [{ browser: 'chromium' as const }],
+    // A failing test would otherwise leave PNGs in the tree; nothing binary is committed.
+    screenshotFailures: false,
+  };
+}
+
+// Pre-bundled up front, or Vite finds them mid-run and reloads the page under a running test.
+const browserDependencies = [
+  'react',
+  'react-dom',
+  'react-dom/client',
+  'react/jsx-dev-runtime',
+  'react/jsx-runtime',
+  '@testing-library/react',
+  '@testing-library/dom',
+  '@testing-library/user-event',
+  '@testing-library/jest-dom/vitest',
+  '@tanstack/react-query',
+  'zod/mini',
+  'axe-core',
+];
 
 // Test projects: `node` (no DOM: core, client, reference service), `jsdom` (React and the client
 // again, to prove it runs with DOM globals too). The browser project is added with the components.
@@ -31,6 +66,25 @@ export default defineConfig({
             'test/react/**/*.test.{ts,tsx}',
             'test/components/**/*.test.{ts,tsx}',
           ],
+        },
+      },
+      {
+        extends: true,
+        optimizeDeps: { include: browserDependencies },
+        test: {
+          name: 'browser',
+          setupFiles: ['test/setup-dom.ts'],
+          include: ['test/browser/**/*.test.tsx'],
+          browser: chromium(),
+        },
+      },
+      {
+        extends: true,
+        optimizeDeps: { include: browserDependencies },
+        plugins: [storybookTest({ configDir: '.storybook' })],
+        test: {
+          name: 'storybook',
+          browser: chromium(),
         },
       },
     ],
