@@ -1,0 +1,5 @@
+/**
+ * `taskwire/vite`: a Vite plugin that mounts the reference service on the dev and preview servers.
+ */
+export { taskwireReference } from './taskwire-vite-plugin.js';
+export type { TaskwireReferenceOptions } from './taskwire-vite-plugin.js';
