@@ -5,6 +5,7 @@
 export { createTaskClient, DEFAULT_EXECUTE_TIMEOUT_MS } from './core/create-task-client.js';
 export { DEFAULT_MAX_EVENT_BYTES } from './core/sse-reader.js';
 export { parseRetryAfter } from './core/retry-after.js';
+export { isStreamEventType } from './core/is-stream-event-type.js';
 export { TaskwireError, type TaskwireErrorCode, type TaskwireErrorDetails } from './core/errors.js';
 export { isSafeAppLink, isSafeWebLink } from './core/links.js';
 export {

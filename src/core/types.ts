@@ -35,9 +35,11 @@ export type TaskName<Tasks extends TaskSchemas> = string extends keyof Tasks
   : keyof Tasks & string;
 
 /** The params type of a task: from its schema, or any JSON object. */
-export type TaskParams<Tasks extends TaskSchemas, Name extends string> = Name extends keyof Tasks
-  ? z.input<Tasks[Name]['params']>
-  : JsonObject;
+export type TaskParams<Tasks extends TaskSchemas, Name extends string> = string extends keyof Tasks
+  ? JsonObject // No map: every name is a key of `Record<string, …>`, whose params schema says nothing.
+  : Name extends keyof Tasks
+    ? z.input<Tasks[Name]['params']>
+    : JsonObject;
 
 /** The result type of a task: from its schema, or any JSON object. */
 export type TaskResult<Tasks extends TaskSchemas, Name extends string> = Name extends keyof Tasks

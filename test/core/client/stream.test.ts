@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient, TaskwireError, type StreamEvent } from '../../../src/client.js';
 import {
@@ -40,7 +41,7 @@ async function collect(stream: AsyncIterable<StreamEvent>) {
 }
 
 /** Resolves when the response can take more bytes or has closed, leaving no listener behind. */
-function drainedOrClosed(response: import('node:http').ServerResponse): Promise<void> {
+function drainedOrClosed(response: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       response.off('drain', done);
@@ -329,7 +330,7 @@ describe('client.stream', () => {
     const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
     expect(error).toBeUndefined();
     expect(events).toHaveLength(2);
-    expect((events[0] as { blob: string }).blob.length).toBe(blob.length);
+    expect((events[0] as unknown as { blob: string }).blob.length).toBe(blob.length);
   });
 
   it('refuses a 10 MB event with protocol under a 1 MiB cap', async () => {
