@@ -1,0 +1,105 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn } from 'storybook/test';
+import { CreditCostPreview } from '../src/components/index.js';
+import { StateGrid } from './state-grid.js';
+
+// The figures of the demo task `generate-images` (static price 2 per image, three images).
+const quote = { monetization: { toolId: 'image-gen' }, usageAmount: 3, credits: 6 };
+
+const meta = {
+  title: 'Components/CreditCostPreview',
+  component: CreditCostPreview,
+  args: {
+    status: 'success',
+    quote,
+    isUpdating: false,
+    balance: 10,
+    locale: 'en',
+    onRetry: fn(),
+  },
+  argTypes: {
+    status: { control: 'inline-radio', options: ['pending', 'success', 'error'] },
+    locale: { control: 'select', options: ['en', 'de', 'fr', 'ja'] },
+    balance: { control: { type: 'number', min: 0 } },
+  },
+} satisfies Meta<typeof CreditCostPreview>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Drive the preview from the controls. */
+export const Interactive: Story = {
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('6 credits')).toBeVisible();
+    await expect(canvas.getByText('image-gen')).toBeVisible();
+    await expect(canvas.queryByText(/More than your balance/)).toBeNull();
+  },
+};
+
+/** The error state, walked with the keyboard only: Tab reaches "Try again", Enter retries. */
+export const RetryWithKeyboard: Story = {
+  args: { status: 'error', error: new Error('The service did not answer.') },
+  play: async ({ canvas, userEvent, args }) => {
+    await expect(canvas.getByText('The service did not answer.')).toBeVisible();
+    await userEvent.tab();
+    const retry = canvas.getByRole('button', { name: 'Try again' });
+    await expect(retry).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** The render prop disables the caller's submit button while the price is over the balance. */
+export const BudgetGate: Story = {
+  args: { balance: 5 },
+  render: (args) => (
+    <CreditCostPreview {...args}>
+      {({ state, overBudget }) => (
+        <button
+          type="button"
+          className="taskwire-button"
+          disabled={overBudget || (state !== 'free' && state !== 'priced')}
+        >
+          Generate images
+        </button>
+      )}
+    </CreditCostPreview>
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText(/More than your balance of 5 credits\./)).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Generate images' })).toBeDisabled();
+  },
+};
+
+/** Every state, light and dark. */
+export const AllStates: Story = {
+  render: () => (
+    <StateGrid
+      cells={[
+        { name: 'loading', node: <CreditCostPreview status="pending" /> },
+        { name: 'free', node: <CreditCostPreview quote={{}} /> },
+        { name: 'priced', node: <CreditCostPreview quote={quote} locale="en" /> },
+        { name: 'priced, updating', node: <CreditCostPreview quote={quote} isUpdating /> },
+        { name: 'over budget', node: <CreditCostPreview quote={quote} balance={5} /> },
+        {
+          name: 'error',
+          node: (
+            <CreditCostPreview
+              status="error"
+              error={new Error('The service did not answer.')}
+              onRetry={() => {}}
+            />
+          ),
+        },
+      ]}
+    />
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getAllByText('Getting the price…')).toHaveLength(2);
+    await expect(canvas.getAllByText('Free')).toHaveLength(2);
+    await expect(canvas.getAllByText('6 credits')).toHaveLength(6);
+    await expect(canvas.getAllByText('Updating…')).toHaveLength(2);
+    await expect(canvas.getAllByText(/More than your balance of 5 credits/)).toHaveLength(2);
+    await expect(canvas.getAllByRole('button', { name: 'Try again' })).toHaveLength(2);
+  },
+};

@@ -1,0 +1,92 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect } from 'storybook/test';
+import { TaskProgress } from '../src/components/index.js';
+import { StateGrid } from './state-grid.js';
+
+const meta = {
+  title: 'Components/TaskProgress',
+  component: TaskProgress,
+  args: {
+    status: 'running',
+    percent: 45,
+    estimatedSecondsLeft: 20,
+    label: 'Render video',
+    locale: 'en',
+  },
+  argTypes: {
+    status: {
+      control: 'select',
+      options: ['idle', 'queued', 'running', 'completed', 'failed', 'ACCEPTED', 'IN_PROGRESS'],
+    },
+    percent: { control: { type: 'range', min: 0, max: 100, step: 1 } },
+    estimatedSecondsLeft: { control: { type: 'number', min: 0 } },
+    locale: { control: 'select', options: ['en', 'de', 'fr', 'ja'] },
+    announceEvery: { control: { type: 'number', min: 1, max: 100 } },
+  },
+} satisfies Meta<typeof TaskProgress>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Drive the bar from the controls. */
+export const Interactive: Story = {
+  play: async ({ canvas }) => {
+    const bar = canvas.getByRole('progressbar', { name: 'Render video' });
+    await expect(bar).toHaveAttribute('aria-valuenow', '45');
+    await expect(bar).toHaveAttribute('aria-valuetext', '45 percent, about 20 seconds left');
+    await expect(canvas.getByText('45%')).toBeVisible();
+    await expect(canvas.getByText('about 20 s left')).toBeVisible();
+  },
+};
+
+/** Every state, light and dark. */
+export const AllStates: Story = {
+  render: () => (
+    <StateGrid
+      cells={[
+        { name: 'idle', node: <TaskProgress label="Render video" /> },
+        { name: 'queued', node: <TaskProgress label="Render video" status="ACCEPTED" /> },
+        {
+          name: 'indeterminate',
+          node: (
+            <TaskProgress label="Render video" status="IN_PROGRESS" estimatedSecondsLeft={50} />
+          ),
+        },
+        {
+          name: 'running',
+          node: (
+            <TaskProgress
+              label="Render video"
+              status="IN_PROGRESS"
+              percent={45}
+              estimatedSecondsLeft={170}
+            />
+          ),
+        },
+        { name: 'completed', node: <TaskProgress label="Render video" status="COMPLETED" /> },
+        {
+          name: 'failed',
+          node: (
+            <TaskProgress
+              label="Render video"
+              status="FAILED"
+              percent={60}
+              failureMessage="The renderer ran out of memory."
+            />
+          ),
+        },
+      ]}
+    />
+  ),
+  play: async ({ canvas }) => {
+    const bars = canvas.getAllByRole('progressbar', { name: 'Render video' });
+    await expect(bars).toHaveLength(12);
+    await expect(
+      bars.slice(0, 6).map((bar) => bar.closest('[data-state]')?.getAttribute('data-state')),
+    ).toEqual(['idle', 'queued', 'indeterminate', 'running', 'completed', 'failed']);
+    await expect(canvas.getAllByText('about 3 min left')[0]).toBeVisible();
+    await expect(canvas.getAllByText('less than a minute left')[0]).toBeVisible();
+    await expect(canvas.getAllByText('The renderer ran out of memory.')[0]).toBeVisible();
+    await expect(bars[2]).not.toHaveAttribute('aria-valuenow');
+  },
+};
