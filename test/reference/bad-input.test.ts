@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createReferenceService, defineTask, type ReferenceService } from '../../src/reference/index.js';
+import {
+  createReferenceService,
+  defineTask,
+  type ReferenceService,
+} from '../../src/reference/index.js';
 import { AUTH, BASE, post, waitForEnd } from './service-requests.js';
 
 let service: ReferenceService | undefined;
@@ -213,7 +217,10 @@ describe('body size limit', () => {
 
   it('defaults to 1 MiB', async () => {
     service = createReferenceService({ timeScale: 0.001 });
-    const fits = JSON.stringify({ params: { message: 'x'.repeat(10_000) } }).padEnd(1024 * 1024, ' ');
+    const fits = JSON.stringify({ params: { message: 'x'.repeat(10_000) } }).padEnd(
+      1024 * 1024,
+      ' ',
+    );
     expect((await service.fetch(rawPost(fits))).status).toBe(202);
     expect((await service.fetch(rawPost(`${fits} `))).status).toBe(413);
   });

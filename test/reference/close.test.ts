@@ -67,12 +67,17 @@ describe('close', () => {
     const id = await submit(service, 'echo', { message: 'x' });
     await service.close();
     for (const endpoint of ['submit', 'stream', 'execute']) {
-      const response = await post(service, `/workflows/echo/${endpoint}`, { params: { message: 'x' } });
+      const response = await post(service, `/workflows/echo/${endpoint}`, {
+        params: { message: 'x' },
+      });
       expect(response.status, endpoint).toBe(500);
       expect(((await response.json()) as { reason: string }).reason).toBe('INTERNAL');
     }
     expect((await readRecord(service, 'echo', id)).status).toBe('COMPLETED');
-    expect((await post(service, '/workflows/generate-images/options', { params: { prompt: 'x' } })).status).toBe(200);
+    expect(
+      (await post(service, '/workflows/generate-images/options', { params: { prompt: 'x' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('clears waiting tasks too, so none starts after close', async () => {

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createReferenceService, defineTask, type ReferenceService } from '../../src/reference/index.js';
+import {
+  createReferenceService,
+  defineTask,
+  type ReferenceService,
+} from '../../src/reference/index.js';
 import { post, readRecord, waitForEnd } from './service-requests.js';
 
 let service: ReferenceService | undefined;

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createReferenceService, defineTask, type ReferenceService } from '../../src/reference/index.js';
+import {
+  createReferenceService,
+  defineTask,
+  type ReferenceService,
+} from '../../src/reference/index.js';
 import {
   AUTH,
   OTHER_AUTH,
@@ -52,7 +56,10 @@ describe('Submit Task', () => {
     service = createReferenceService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/echo/submit', { params: { message: 'hi' } });
     expect(response.status).toBe(202);
-    const body = (await response.json()) as { status: string; response: { id: string; status: string } };
+    const body = (await response.json()) as {
+      status: string;
+      response: { id: string; status: string };
+    };
     expect(body.status).toBe('success');
     expect(body.response.status).toBe('ACCEPTED');
     expect(body.response.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -122,7 +129,10 @@ describe('Get Result', () => {
     await release();
     const second = await readRecord(service, 'gated', id);
     expect(second.result).toEqual({ step: 2 });
-    expect(second.events.map((event) => event.type)).toEqual(['event.step-done', 'event.step-done']);
+    expect(second.events.map((event) => event.type)).toEqual([
+      'event.step-done',
+      'event.step-done',
+    ]);
     expect(second.events[0]).toEqual(first.events[0]);
     expect(second.usage).toEqual({
       credits: 6,
@@ -240,8 +250,15 @@ describe('Get Result', () => {
       run: () => [1, 2] as unknown as Record<string, unknown>,
     });
     service = createReferenceService({ tasks: [wrongShape, notObject] });
-    const first = await waitForEnd(service, 'wrong-shape', await submit(service, 'wrong-shape', {}));
-    expect(first.result).toMatchObject({ reason: 'TASK_ERROR', message: expect.stringContaining('url') });
+    const first = await waitForEnd(
+      service,
+      'wrong-shape',
+      await submit(service, 'wrong-shape', {}),
+    );
+    expect(first.result).toMatchObject({
+      reason: 'TASK_ERROR',
+      message: expect.stringContaining('url'),
+    });
     const second = await waitForEnd(service, 'not-object', await submit(service, 'not-object', {}));
     expect(second.result).toMatchObject({ reason: 'TASK_ERROR' });
   });
@@ -322,7 +339,10 @@ describe('Get Result', () => {
     const id = await submit(service, 'echo', { message: 'x' });
     const unauthenticated = await get(service, `/workflows/echo/${id}/result`, {});
     expect(unauthenticated.status).toBe(401);
-    const badHeader = await get(service, `/workflows/echo/${id}/result`, { ...AUTH, platform: 'web site' });
+    const badHeader = await get(service, `/workflows/echo/${id}/result`, {
+      ...AUTH,
+      platform: 'web site',
+    });
     expect(badHeader.status).toBe(400);
     const fine = await get(service, `/workflows/echo/${id}/result`, {
       ...AUTH,

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createReferenceService, defineTask, type ReferenceService } from '../../src/reference/index.js';
+import {
+  createReferenceService,
+  defineTask,
+  type ReferenceService,
+} from '../../src/reference/index.js';
 import { AUTH, OTHER_AUTH, post, readRecord, waitForEnd } from './service-requests.js';
 
 let service: ReferenceService | undefined;
@@ -34,10 +38,20 @@ describe('Idempotency-Key', () => {
     const { task, counter } = countingTask();
     service = createReferenceService({ tasks: [task] });
     const headers = { ...AUTH, 'idempotency-key': 'key-1' };
-    const first = await post(service, '/workflows/counted/submit', { params: { value: 1 } }, headers);
+    const first = await post(
+      service,
+      '/workflows/counted/submit',
+      { params: { value: 1 } },
+      headers,
+    );
     const firstId = await idOf(first);
     await waitForEnd(service, 'counted', firstId);
-    const repeat = await post(service, '/workflows/counted/submit', { params: { value: 1 } }, headers);
+    const repeat = await post(
+      service,
+      '/workflows/counted/submit',
+      { params: { value: 1 } },
+      headers,
+    );
     expect(await idOf(repeat)).toBe(firstId);
     expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
     expect(counter.runs).toBe(1);
@@ -69,9 +83,16 @@ describe('Idempotency-Key', () => {
     service = createReferenceService({ tasks: [task] });
     const headers = { ...AUTH, 'idempotency-key': 'key-2' };
     await idOf(await post(service, '/workflows/counted/submit', { params: { value: 1 } }, headers));
-    const otherParams = await post(service, '/workflows/counted/submit', { params: { value: 2 } }, headers);
+    const otherParams = await post(
+      service,
+      '/workflows/counted/submit',
+      { params: { value: 2 } },
+      headers,
+    );
     expect(otherParams.status).toBe(422);
-    expect(((await otherParams.json()) as { reason: string }).reason).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(((await otherParams.json()) as { reason: string }).reason).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
     const withNotification = await post(
       service,
       '/workflows/counted/submit',
@@ -107,13 +128,21 @@ describe('Idempotency-Key', () => {
       await post(service, '/workflows/echo/submit', body, { ...AUTH, 'idempotency-key': 'k' }),
     );
     const theirs = await idOf(
-      await post(service, '/workflows/echo/submit', body, { ...OTHER_AUTH, 'idempotency-key': 'k' }),
-    );
-    const otherTask = await idOf(
-      await post(service, '/workflows/export-data/submit', { params: { format: 'csv' } }, {
-        ...AUTH,
+      await post(service, '/workflows/echo/submit', body, {
+        ...OTHER_AUTH,
         'idempotency-key': 'k',
       }),
+    );
+    const otherTask = await idOf(
+      await post(
+        service,
+        '/workflows/export-data/submit',
+        { params: { format: 'csv' } },
+        {
+          ...AUTH,
+          'idempotency-key': 'k',
+        },
+      ),
     );
     expect(new Set([mine, theirs, otherTask]).size).toBe(3);
   });

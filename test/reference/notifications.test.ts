@@ -8,14 +8,21 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function submitWith(notification: unknown, task = 'export-data', params: unknown = { format: 'csv' }) {
+async function submitWith(
+  notification: unknown,
+  task = 'export-data',
+  params: unknown = { format: 'csv' },
+) {
   return post(service!, `/workflows/${task}/submit`, { params, notification });
 }
 
 describe('notifications', () => {
   it('sends one notification to the sink and the callback when a notifying task completes', async () => {
     const received: unknown[] = [];
-    service = createReferenceService({ timeScale: 0.001, onNotification: (item) => void received.push(item) });
+    service = createReferenceService({
+      timeScale: 0.001,
+      onNotification: (item) => void received.push(item),
+    });
     const response = await submitWith({
       enabled: true,
       data: { title: 'Export ready', description: 'Your CSV is ready.' },

@@ -99,9 +99,9 @@ describe('routing', () => {
     expect(response.headers.get('location')).toBe(
       `/api/taskwire/workflows/echo/${answer.id}/result`,
     );
-    expect((await post(service, '/workflows/echo/submit', { params: { message: 'x' } })).status).toBe(
-      404,
-    );
+    expect(
+      (await post(service, '/workflows/echo/submit', { params: { message: 'x' } })).status,
+    ).toBe(404);
   });
 });
 
@@ -123,11 +123,18 @@ describe('authentication', () => {
       { ...AUTH, 'x-app-authorization': 'Bearer toString' },
     ];
     for (const headers of cases) {
-      const response = await post(service, '/workflows/echo/submit', { params: { message: 'x' } }, headers);
+      const response = await post(
+        service,
+        '/workflows/echo/submit',
+        { params: { message: 'x' } },
+        headers,
+      );
       expect(response.status, JSON.stringify(headers)).toBe(401);
       const body = await errorOf(response);
       expect(body.reason).toBe('UNAUTHENTICATED');
-      expect(JSON.stringify(body)).not.toMatch(/unknown-token|demo-user-token|demo-client-token|ZGVtbz/);
+      expect(JSON.stringify(body)).not.toMatch(
+        /unknown-token|demo-user-token|demo-client-token|ZGVtbz/,
+      );
     }
   });
 
@@ -137,7 +144,10 @@ describe('authentication', () => {
       service,
       '/workflows/echo/submit',
       { params: { message: 'x' } },
-      { authorization: 'bearer demo-user-token', 'x-app-authorization': 'BEARER demo-client-token' },
+      {
+        authorization: 'bearer demo-user-token',
+        'x-app-authorization': 'BEARER demo-client-token',
+      },
     );
     expect(response.status).toBe(202);
   });
@@ -148,7 +158,9 @@ describe('authentication', () => {
       userTokens: { 'alice-token': 'alice' },
       timeScale: 0.001,
     });
-    expect((await post(service, '/workflows/echo/submit', { params: { message: 'x' } })).status).toBe(401);
+    expect(
+      (await post(service, '/workflows/echo/submit', { params: { message: 'x' } })).status,
+    ).toBe(401);
     const headers = { authorization: 'Bearer alice-token', 'x-app-authorization': 'Bearer app-1' };
     expect(
       (await post(service, '/workflows/echo/submit', { params: { message: 'x' } }, headers)).status,
@@ -171,10 +183,15 @@ describe('header rules', () => {
       { 'idempotency-key': '' },
     ];
     for (const extra of cases) {
-      const response = await post(service, '/workflows/echo/submit', { params: { message: 'x' } }, {
-        ...AUTH,
-        ...extra,
-      });
+      const response = await post(
+        service,
+        '/workflows/echo/submit',
+        { params: { message: 'x' } },
+        {
+          ...AUTH,
+          ...extra,
+        },
+      );
       expect(response.status, JSON.stringify(extra)).toBe(400);
       expect((await errorOf(response)).reason).toBe('INVALID_HEADER');
     }
@@ -182,12 +199,17 @@ describe('header rules', () => {
 
   it('accepts well-formed optional headers', async () => {
     service = createReferenceService({ timeScale: 0.001 });
-    const response = await post(service, '/workflows/echo/submit', { params: { message: 'x' } }, {
-      ...AUTH,
-      platform: 'website',
-      'x-touchpoint': 'a'.repeat(64),
-      'idempotency-key': '!'.repeat(255),
-    });
+    const response = await post(
+      service,
+      '/workflows/echo/submit',
+      { params: { message: 'x' } },
+      {
+        ...AUTH,
+        platform: 'website',
+        'x-touchpoint': 'a'.repeat(64),
+        'idempotency-key': '!'.repeat(255),
+      },
+    );
     expect(response.status).toBe(202);
   });
 
@@ -214,10 +236,15 @@ describe('header rules', () => {
       expect((await errorOf(response)).reason).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
     for (const contentType of ['Application/JSON', 'application/json; charset=UTF-8']) {
-      const response = await post(service, '/workflows/echo/submit', { params: { message: 'x' } }, {
-        ...AUTH,
-        'content-type': contentType,
-      });
+      const response = await post(
+        service,
+        '/workflows/echo/submit',
+        { params: { message: 'x' } },
+        {
+          ...AUTH,
+          'content-type': contentType,
+        },
+      );
       expect(response.status, contentType).toBe(202);
     }
   });
@@ -241,18 +268,24 @@ describe('check order', () => {
 
     // route < method < tokens < headers < content type < size < body < task name < params
     expect(await reasonOf(send('/nowhere', {}, big))).toBe('NOT_FOUND');
-    expect(await reasonOf(send('/workflows/nope/submit', {}, big, 'PUT'))).toBe('METHOD_NOT_ALLOWED');
-    expect(await reasonOf(send('/workflows/nope/submit', { ...bad, authorization: 'x' }, big))).toBe(
-      'UNAUTHENTICATED',
+    expect(await reasonOf(send('/workflows/nope/submit', {}, big, 'PUT'))).toBe(
+      'METHOD_NOT_ALLOWED',
     );
+    expect(
+      await reasonOf(send('/workflows/nope/submit', { ...bad, authorization: 'x' }, big)),
+    ).toBe('UNAUTHENTICATED');
     expect(await reasonOf(send('/workflows/nope/submit', bad, big))).toBe('INVALID_HEADER');
     expect(await reasonOf(send('/workflows/nope/submit', { ...bad, platform: 'web' }, big))).toBe(
       'UNSUPPORTED_MEDIA_TYPE',
     );
     const json = { ...bad, platform: 'web', 'content-type': 'application/json' };
     expect(await reasonOf(send('/workflows/nope/submit', json, big))).toBe('PAYLOAD_TOO_LARGE');
-    expect(await reasonOf(send('/workflows/nope/submit', json, '{"params":'))).toBe('MALFORMED_BODY');
-    expect(await reasonOf(send('/workflows/nope/submit', json, '{"params":{}}'))).toBe('TASK_NOT_FOUND');
+    expect(await reasonOf(send('/workflows/nope/submit', json, '{"params":'))).toBe(
+      'MALFORMED_BODY',
+    );
+    expect(await reasonOf(send('/workflows/nope/submit', json, '{"params":{}}'))).toBe(
+      'TASK_NOT_FOUND',
+    );
     const badNotification = JSON.stringify({
       params: {},
       notification: { actions: [{ deeplink: 'javascript:alert(1)' }] },
@@ -267,7 +300,9 @@ describe('check order', () => {
     expect(await reasonOf(send('/workflows/echo/submit', json, goodParams))).toBe(
       'INVALID_NOTIFICATION',
     );
-    expect((await send('/workflows/echo/submit', json, '{"params":{"message":"a"}}')).status).toBe(202);
+    expect((await send('/workflows/echo/submit', json, '{"params":{"message":"a"}}')).status).toBe(
+      202,
+    );
     expect(await reasonOf(send('/workflows/echo/submit', json, '{"params":{"message":"b"}}'))).toBe(
       'IDEMPOTENCY_KEY_REUSED',
     );
@@ -323,9 +358,9 @@ describe('rate limit', () => {
     expect((await get(service, '/workflows/echo/x/result')).status).toBe(429);
     now += 1000;
     expect((await get(service, '/workflows/echo/x/result')).status).toBe(404);
-    expect(await submit(service, 'echo', { message: 'x' }).catch((error: Error) => error.message)).toBe(
-      'submit answered 429',
-    );
+    expect(
+      await submit(service, 'echo', { message: 'x' }).catch((error: Error) => error.message),
+    ).toBe('submit answered 429');
   });
 });
 

@@ -130,8 +130,11 @@ export async function readStream(response: Response): Promise<ReadStream> {
   const decoder = new TextDecoder();
   let text = '';
   if (response.body === null) throw new Error('no body');
-  for await (const chunk of response.body) {
-    const part = decoder.decode(chunk, { stream: true });
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const part = decoder.decode(value, { stream: true });
     text += part;
     parser.feed(part);
   }

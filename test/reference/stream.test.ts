@@ -1,7 +1,11 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createReferenceService, defineTask, type ReferenceService } from '../../src/reference/index.js';
+import {
+  createReferenceService,
+  defineTask,
+  type ReferenceService,
+} from '../../src/reference/index.js';
 import { formatServerSentEvent } from '../../src/reference/server-sent-events.js';
 import {
   AUTH,
@@ -135,8 +139,11 @@ describe('Stream', () => {
     const started = performance.now();
     const decoder = new TextDecoder();
     let text = '';
-    for await (const chunk of response.body!) {
-      const part = decoder.decode(chunk, { stream: true });
+    const reader = response.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = decoder.decode(value, { stream: true });
       text += part;
       parser.feed(part);
     }
@@ -152,7 +159,9 @@ describe('Stream', () => {
     expect(text).toBe('id: abc\ndata: first\ndata: second\ndata: third\ndata: fourth\n\n');
     const messages: EventSourceMessage[] = [];
     createParser({ onEvent: (message) => messages.push(message) }).feed(text);
-    expect(messages).toEqual([{ id: 'abc', data: 'first\nsecond\nthird\nfourth', event: undefined }]);
+    expect(messages).toEqual([
+      { id: 'abc', data: 'first\nsecond\nthird\nfourth', event: undefined },
+    ]);
     expect(() => formatServerSentEvent('x', 'a\nb')).toThrow(TypeError);
   });
 
