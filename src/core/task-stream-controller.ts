@@ -110,9 +110,9 @@ export function createTaskStreamController<
 
   const emitRecord = () => {
     const { taskId, status } = working;
-    if (taskId === undefined || references === undefined || !options.onRecord) return;
+    if (taskId === undefined || references === undefined || !callbacks.onRecord) return;
     if (status !== 'completed' && status !== 'failed') return;
-    options.onRecord({
+    callbacks.onRecord({
       id: taskId,
       status: status === 'completed' ? 'COMPLETED' : 'FAILED',
       result: status === 'completed' ? (working.result ?? null) : (working.failure ?? null),

@@ -27,6 +27,18 @@ export const taskwireKeys = {
 const retryAfterHints = new WeakMap<object, number>();
 // When each query started polling, for the overall deadline.
 const pollingStartedAt = new WeakMap<object, number>();
+// Each query's error count at its last success: TanStack Query resets `fetchFailureCount` at every
+// fetch, so errors in a row are counted from `errorUpdateCount`, which only grows.
+const errorCountAtLastSuccess = new WeakMap<object, number>();
+
+function errorsInARow(query: ResultQuery): number {
+  const { errorUpdateCount, errorUpdatedAt, dataUpdatedAt } = query.state;
+  if (errorUpdateCount === 0 || dataUpdatedAt >= errorUpdatedAt) {
+    errorCountAtLastSuccess.set(query, errorUpdateCount);
+    return 0;
+  }
+  return errorUpdateCount - (errorCountAtLastSuccess.get(query) ?? 0);
+}
 
 type ResultQuery = Query<
   TaskRecord<unknown>,
@@ -43,7 +55,7 @@ function pollStateOf(query: ResultQuery): PollState {
     status: record?.status,
     estimatedSecondsLeft: record?.progress.estimatedSecondsLeft,
     retryAfterMs: record ? retryAfterHints.get(record) : undefined,
-    errorCount: query.state.fetchFailureCount,
+    errorCount: errorsInARow(query),
     error: query.state.error,
     startedAt: pollingStartedAt.get(query) ?? now,
     now,

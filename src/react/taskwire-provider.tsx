@@ -3,12 +3,19 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { TaskClient } from '../core/types.js';
 import type { RegisteredTasks } from './register.js';
 
-const TaskClientContext = createContext<TaskClient<RegisteredTasks> | undefined>(undefined);
+/**
+ * A client over any task map. The provider takes any client; the hooks are typed by the map declared
+ * through `Register` instead, since a React context cannot carry a type parameter.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type AnyTaskClient = TaskClient<any>;
+
+const TaskClientContext = createContext<AnyTaskClient | undefined>(undefined);
 
 /** Props of {@link TaskwireProvider}. */
 export interface TaskwireProviderProps {
   /** The client every hook below uses, from `createTaskClient`. */
-  client: TaskClient<RegisteredTasks>;
+  client: AnyTaskClient;
   /** The part of the app that uses taskwire's hooks. */
   children?: ReactNode;
 }

@@ -27,11 +27,7 @@ describe('server rendering', () => {
       const result = useTaskResult('echo', 'task-1');
       const quote = useTaskOptions('echo', { message: 'hi' });
       const stream = useTaskStream('echo');
-      return (
-        <p>
-          {result.status} {quote.status} {stream.status}
-        </p>
-      );
+      return <p>{`${result.status} ${quote.status} ${stream.status}`}</p>;
     }
     const html = renderToString(
       <QueryClientProvider client={new QueryClient()}>

@@ -133,7 +133,7 @@ describe('useTaskResult', () => {
     await advance(3000);
     const setVisibility = (state: 'hidden' | 'visible') => {
       Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
-      document.dispatchEvent(new Event('visibilitychange'));
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     };
     try {
       setVisibility('hidden');
@@ -186,11 +186,13 @@ describe('useTaskResult', () => {
       }
       return inner(request);
     };
+    // Read in render what the test reads: TanStack Query re-renders only for properties a render used.
     const { result } = renderHook(
-      () => useTaskResult('render-video', id, { polling: { random: () => 1 } }),
-      {
-        wrapper: harness.wrapper,
+      () => {
+        const { data, error } = useTaskResult('render-video', id, { polling: { random: () => 1 } });
+        return { data, error };
       },
+      { wrapper: harness.wrapper },
     );
     await advance(20_000, 250);
     expect(result.current.error?.status).toBe(503);
@@ -204,9 +206,13 @@ describe('useTaskResult', () => {
 
   it('stops polling at a 404 that will not heal', async () => {
     harness = createHarness({ timeScale: 1 });
-    const { result } = renderHook(() => useTaskResult('render-video', 'no-such-task'), {
-      wrapper: harness.wrapper,
-    });
+    const { result } = renderHook(
+      () => {
+        const { error } = useTaskResult('render-video', 'no-such-task');
+        return { error };
+      },
+      { wrapper: harness.wrapper },
+    );
     await advance(10_000, 500);
     expect(result.current.error?.reason).toBe('RESULT_NOT_FOUND');
     expect(gets()).toBe(1);

@@ -112,7 +112,7 @@ describe('useTaskStream', () => {
   });
 
   it('stops: aborts the request, keeps what it had, and the task goes on', async () => {
-    harness = createHarness();
+    harness = createHarness({ timeScale: 1 });
     let signal: AbortSignal | undefined;
     const inner = harness.transport;
     harness.transport = (request) => {
@@ -134,7 +134,7 @@ describe('useTaskStream', () => {
   });
 
   it('aborts on unmount and updates nothing afterwards', async () => {
-    harness = createHarness();
+    harness = createHarness({ timeScale: 1 });
     let signal: AbortSignal | undefined;
     const inner = harness.transport;
     harness.transport = (request) => {
