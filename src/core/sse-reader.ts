@@ -13,12 +13,15 @@
  */
 import { getLines, getMessages } from '@microsoft/fetch-event-source/lib/esm/parse.js';
 
-/** One message of an event stream that carried data. */
+/**
+ * One message of an event stream that carried data: the parser's own message object, handed on
+ * without a copy (its `event` and `retry` fields are not used by the contract).
+ */
 export interface ServerSentMessage {
   /** The `data:` lines of the message, joined by `\n`. */
   data: string;
-  /** The message's `id:` line, when it had one. */
-  id: string | undefined;
+  /** The message's `id:` line, or `''` when it had none. */
+  id: string;
 }
 
 /** The default cap on one event's size: 16 MiB. */
@@ -78,8 +81,7 @@ export function createEventStreamReader(
 
   const onField = getMessages(noop, noop, (message) => {
     // The parser dispatches every blank line, also after a comment; only data makes an event.
-    if (message.data !== '')
-      batch.push({ data: message.data, id: message.id === '' ? undefined : message.id });
+    if (message.data !== '') batch.push(message);
   });
   const onChunk = getLines((line, fieldLength) => {
     if (line.length === 0) {

@@ -39,7 +39,7 @@ async function readAll(chunks: Uint8Array[], maxEventBytes?: number) {
   const batches: number[] = [];
   for await (const batch of readServerSentEvents(bodyOf(chunks).stream, { maxEventBytes })) {
     batches.push(batch.length);
-    messages.push(...batch);
+    for (const { data, id } of batch) messages.push({ data, id });
   }
   return { messages, batches };
 }
@@ -56,8 +56,8 @@ const wire = [
 
 const expected: ServerSentMessage[] = [
   { data: '{"a":"crème 😀"}', id: 'first' },
-  { data: '{"b":2}', id: undefined },
-  { data: '{"c":\n3}', id: undefined },
+  { data: '{"b":2}', id: '' },
+  { data: '{"c":\n3}', id: '' },
   { data: '{"d":4}', id: 'last' },
 ];
 

@@ -296,6 +296,21 @@ describe('client.stream', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('drops unknown fields of a progress event and refuses a number JSON cannot hold', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-18');
+      await writeApart(response, [
+        sse({ ...progress(40), extra: 'dropped' }),
+        'data: {"type":"task.progress","percent":1e999,"estimatedSecondsLeft":1}\n\n',
+      ]);
+    });
+    const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
+    expect(events).toEqual([progress(40)]);
+    expect(Object.keys(events[0] ?? {})).toEqual(['type', 'percent', 'estimatedSecondsLeft']);
+    expect(error?.code).toBe('protocol');
+    expect(error?.message).toMatch(/'task.progress' breaks the contract: percent: /);
+  });
+
   it('fails with protocol when a final event carries usage that does not add up', async () => {
     server = await startRawServer(async (_request, response) => {
       startEventStream(response, 'task-13');
