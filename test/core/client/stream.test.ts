@@ -505,6 +505,36 @@ describe('client.stream', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('refreshes once after a 401 and opens the stream with the new token', async () => {
+    let token = 'stale';
+    server = await startRawServer(async (request, response) => {
+      if (request.headers['authorization'] !== 'Bearer fresh') {
+        sendJson(response, 401, {
+          status: 'error',
+          statusCode: 401,
+          reason: 'UNAUTHENTICATED',
+          message: 'Unknown token.',
+        });
+        return;
+      }
+      startEventStream(response);
+      await writeApart(response, [sse(completed)]);
+      response.end();
+    });
+    const client = createTaskClient({
+      baseUrl: server.url,
+      userToken: () => token,
+      clientToken: 'c',
+      onUnauthorized: () => {
+        token = 'fresh';
+      },
+    });
+    const { events, error } = await collect(client.stream('echo', {}));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([completed]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('fails with protocol on a 200 text/html answer', async () => {
     server = await startRawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html', 'x-task-id': 'task-17' });
