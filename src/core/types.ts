@@ -43,8 +43,8 @@ export type TaskParams<Tasks extends TaskSchemas, Name extends string> = string 
 
 /** The result type of a task: from its schema, or any JSON object. */
 export type TaskResult<Tasks extends TaskSchemas, Name extends string> = Name extends keyof Tasks
-  ? Tasks[Name]['result'] extends z.core.$ZodType
-    ? z.output<Tasks[Name]['result']>
+  ? Tasks[Name] extends { result: infer Result extends z.core.$ZodType }
+    ? z.output<Result>
     : JsonObject
   : JsonObject;
 
@@ -53,8 +53,8 @@ export type TaskCustomEvent<
   Tasks extends TaskSchemas,
   Name extends string,
 > = Name extends keyof Tasks
-  ? Tasks[Name]['events'] extends z.core.$ZodType
-    ? z.output<Tasks[Name]['events']> & { eventId?: string }
+  ? Tasks[Name] extends { events: infer Events extends z.core.$ZodType }
+    ? z.output<Events> & { eventId?: string }
     : CustomEvent
   : CustomEvent;
 

@@ -1,0 +1,9 @@
+/**
+ * `taskwire`: React hooks and components for the task workflow service, over the framework-free
+ * client (whose names are exported here again, so one import serves an app).
+ */
+export * from './react/index.js';
+export * from './components/index.js';
+export * from './client.js';
+export type { PollingPolicyOptions, PollStopReason } from './core/polling-policy.js';
+export type { TaskStreamState, TaskStreamStatus } from './core/task-stream-state.js';
