@@ -6,10 +6,7 @@ import {
   DEMO_USER_TOKEN,
   OTHER_USER_TOKEN,
 } from '../../src/reference/index.js';
-import {
-  type ReferenceServer,
-  startReferenceServer,
-} from '../../src/reference/node/index.js';
+import { type ReferenceServer, startReferenceServer } from '../../src/reference/node/index.js';
 
 const AUTH = {
   authorization: `Bearer ${DEMO_USER_TOKEN}`,
@@ -55,12 +52,12 @@ describe('reference server on loopback', () => {
       headers: JSON_AUTH,
       body: JSON.stringify({ params: { frames: 5, frameMs: 100 } }),
     });
-    const { response: accepted } = (await submitted.json()) as { response: { id: string; status: string } };
+    const { response: accepted } = (await submitted.json()) as {
+      response: { id: string; status: string };
+    };
     expect(submitted.status).toBe(202);
     expect(accepted.status).toBe('ACCEPTED');
-    expect(submitted.headers.get('location')).toBe(
-      `/workflows/render-video/${accepted.id}/result`,
-    );
+    expect(submitted.headers.get('location')).toBe(`/workflows/render-video/${accepted.id}/result`);
 
     const seen: string[] = [];
     let record: TaskRecordBody['response'] | undefined;
@@ -94,7 +91,10 @@ describe('reference server on loopback', () => {
     const messages: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (message) => messages.push(message) });
     const decoder = new TextDecoder();
-    for await (const chunk of response.body!) parser.feed(decoder.decode(chunk, { stream: true }));
+    const reader = response.body!.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      parser.feed(decoder.decode(next.value, { stream: true }));
+    }
     const events = messages.map(
       (message) => JSON.parse(message.data) as { type: string; result?: unknown },
     );

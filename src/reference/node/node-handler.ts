@@ -23,7 +23,7 @@ export interface NodeHandlerOptions {
    */
   pathPrefix?: string;
   /**
-   * Told about a handler that threw or a response body that failed. The client only ever sees the
+   * Told about a handler that threw or returned no `Response`; the client only ever sees the
    * `INTERNAL` error body, never this error. Defaults to writing the error to `console.error`.
    */
   onError?: (error: unknown) => void;
@@ -83,7 +83,7 @@ export function createNodeHandler(
         headers: { 'content-type': 'application/json; charset=utf-8' },
       });
     }
-    await writeWebResponse(response, incoming, outgoing, { pathPrefix, onError });
+    await writeWebResponse(response, incoming, outgoing, { pathPrefix });
   };
 }
 
@@ -148,7 +148,7 @@ function requestBodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array
           detach();
           controller.close();
         };
-        const onError = (error: Error): void => {
+        const onIncomingError = (error: Error): void => {
           detach();
           controller.error(error);
         };
@@ -162,14 +162,14 @@ function requestBodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array
         detach = () => {
           incoming.off('data', onData);
           incoming.off('end', onEnd);
-          incoming.off('error', onError);
+          incoming.off('error', onIncomingError);
           incoming.off('close', onClose);
         };
         // Paused before the `data` listener goes on, so nothing is read until the first `pull`.
         incoming.pause();
         incoming.on('data', onData);
         incoming.on('end', onEnd);
-        incoming.on('error', onError);
+        incoming.on('error', onIncomingError);
         incoming.on('close', onClose);
       },
       pull() {
@@ -188,7 +188,6 @@ function requestBodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array
 
 interface WriteOptions {
   pathPrefix: string;
-  onError: (error: unknown) => void;
 }
 
 /** Writes the status, headers and body of `response`, the body chunk by chunk with backpressure. */
@@ -196,7 +195,7 @@ async function writeWebResponse(
   response: Response,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
-  { pathPrefix, onError }: WriteOptions,
+  { pathPrefix }: WriteOptions,
 ): Promise<void> {
   const body = response.body;
   if (outgoing.destroyed || outgoing.headersSent) {
@@ -234,6 +233,9 @@ async function writeWebResponse(
     if (!outgoing.writableFinished) reader.cancel().catch(() => {});
   };
   outgoing.once('close', onClose);
+  // A body that errors while we wait for `drain` (a client that does not read) would otherwise be
+  // noticed only at the next read, which waits for that client: cut the connection at once.
+  reader.closed.catch(() => outgoing.destroy());
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -242,11 +244,10 @@ async function writeWebResponse(
       if (!outgoing.write(value)) await drainedOrClosed(outgoing);
     }
     if (!outgoing.destroyed) outgoing.end();
-  } catch (error) {
-    if (outgoing.destroyed) return;
-    // The headers are gone already: break the connection off, so the client sees a cut answer
-    // rather than one that looks complete.
-    onError(error);
+  } catch {
+    // A body that errors after the headers went out is how a handler breaks a stream off (the
+    // reference service does so to drop a client that reads too slowly): cut the connection, so the
+    // client sees a cut answer rather than one that looks complete. Not reported to `onError`.
     outgoing.destroy();
   } finally {
     outgoing.off('close', onClose);
