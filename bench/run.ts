@@ -2,7 +2,7 @@
  * Runs every benchmark in bench/ and prints its table (`npm run bench`). A benchmark module's default
  * export resolves to a {@link BenchReport}.
  */
-import type { BenchReport } from './stream-throughput.js';
+import type { BenchReport } from './bench-report.js';
 
 const benches: Array<() => Promise<{ default: () => Promise<BenchReport> }>> = [
   () => import('./stream-throughput.js'),

@@ -11,18 +11,7 @@ import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createTaskClient } from '../src/client.js';
 import { readServerSentEvents } from '../src/core/sse-reader.js';
-
-/** One row of a bench's table. */
-export interface BenchRow {
-  [column: string]: string | number;
-}
-
-/** What a bench module reports. */
-export interface BenchReport {
-  title: string;
-  rows: BenchRow[];
-  notes: string[];
-}
+import type { BenchReport } from './bench-report.js';
 
 const EVENTS = 100_000;
 const ROUNDS = 7;
@@ -171,7 +160,8 @@ const contenders: Record<string, Contender> = {
       headers,
       body: '{"params":{}}',
     });
-    const events = (response.body as ReadableStream<Uint8Array>)
+    if (response.body === null) throw new Error('no body');
+    const events = response.body
       .pipeThrough(new TextDecoderStream())
       .pipeThrough(new EventSourceParserStream());
     const reader = events.getReader();
