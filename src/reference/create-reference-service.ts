@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import type { OptionsResult } from '../core/schemas.js';
 import { describeIssues, optionsResultSchema, TASK_NAME_PATTERN } from '../core/schemas.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import {
   authenticate,
   checkJsonContentType,

@@ -13,3 +13,11 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
   });
 });
+
+describe('canonicalJson with hostile keys', () => {
+  it('keeps a __proto__ member as a member', () => {
+    const parsed = JSON.parse('{"__proto__": {"x": 1}, "a": 2}') as unknown;
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":1},"a":2}');
+    expect(canonicalJson(parsed)).not.toBe(canonicalJson({ a: 2 }));
+  });
+});
