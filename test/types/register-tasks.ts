@@ -9,7 +9,7 @@ import {
   useTaskResult,
   useTaskStream,
 } from '../../src/index.js';
-import { demoTaskSchemas } from '../../src/reference/index.js';
+import type { demoTaskSchemas } from '../../src/reference/index.js';
 
 declare module '../../src/react/register.js' {
   interface Register {
