@@ -213,6 +213,35 @@ describe('createNodeHandler', () => {
     await within(cancelled.promise, 2000, 'the response stream to be cancelled');
   });
 
+  it('fails the body read and aborts the signal when the client leaves halfway through its body', async () => {
+    const gotFirst = signalled();
+    const outcome = signalled<{ readError: string; aborted: boolean }>();
+    const { port } = await listen(async (request) => {
+      const reader = request.body!.getReader();
+      try {
+        await reader.read();
+        gotFirst.resolve();
+        for (;;) if ((await reader.read()).done) break;
+        outcome.resolve({ readError: 'none', aborted: request.signal.aborted });
+      } catch (error) {
+        // Give the `close` event of the response its turn before looking at the signal.
+        await sleep(20);
+        outcome.resolve({ readError: (error as Error).message, aborted: request.signal.aborted });
+      }
+      return new Response(null, { status: 204 });
+    });
+
+    const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/' });
+    request.on('error', () => {});
+    request.write('first part of a body that never ends');
+    await within(gotFirst.promise, 2000, 'the first chunk');
+    request.destroy();
+
+    const seen = await within(outcome.promise, 2000, 'the handler to notice');
+    expect(seen.readError).not.toBe('none');
+    expect(seen.aborted).toBe(true);
+  });
+
   it('stops pulling from the response stream while the client does not read', async () => {
     const chunkBytes = 64 * 1024;
     let pulls = 0;

@@ -225,8 +225,6 @@ async function writeWebResponse(
     return;
   }
 
-  // Send the status and headers now: a stream's first event may be seconds away.
-  outgoing.flushHeaders();
   const reader = body.getReader();
   const onClose = (): void => {
     // The client went away: cancel the body, so the stream's `cancel` runs and it stops producing.
@@ -235,23 +233,44 @@ async function writeWebResponse(
   outgoing.once('close', onClose);
   // A body that errors while we wait for `drain` (a client that does not read) would otherwise be
   // noticed only at the next read, which waits for that client: cut the connection at once.
-  reader.closed.catch(() => outgoing.destroy());
+  reader.closed.catch(() => cutConnection(outgoing));
+  let next = reader.read();
+  // A body that is ready at once (a JSON answer) goes out with the headers in one write; for one
+  // that is not (a stream whose first event may be seconds away), the headers go now, so the
+  // client has the status and `x-task-id` without waiting.
+  const readyAtOnce = await Promise.race([
+    next.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => setImmediate(resolve, false)),
+  ]);
   try {
+    if (!readyAtOnce) outgoing.flushHeaders();
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (outgoing.destroyed) break;
+      const { done, value } = await next;
+      if (done || outgoing.destroyed) break;
       if (!outgoing.write(value)) await drainedOrClosed(outgoing);
+      next = reader.read();
     }
     if (!outgoing.destroyed) outgoing.end();
   } catch {
     // A body that errors after the headers went out is how a handler breaks a stream off (the
     // reference service does so to drop a client that reads too slowly): cut the connection, so the
     // client sees a cut answer rather than one that looks complete. Not reported to `onError`.
-    outgoing.destroy();
+    cutConnection(outgoing);
   } finally {
     outgoing.off('close', onClose);
   }
+}
+
+/**
+ * Destroys the connection on the next turn of the event loop: node holds the first write of an
+ * answer back (corked) until the end of the tick, and what was written should still reach a client
+ * that reads before the connection is cut.
+ */
+function cutConnection(outgoing: ServerResponse): void {
+  setImmediate(() => outgoing.destroy());
 }
 
 /** Resolves when the socket has room again or the connection is gone, whichever comes first. */
