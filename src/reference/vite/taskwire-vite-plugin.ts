@@ -13,6 +13,7 @@ export interface TaskwireReferenceOptions {
   /**
    * The path the service is mounted under: `/taskwire/workflows/echo/submit` reaches the service as
    * `/workflows/echo/submit`, so a client's `baseUrl` is `/taskwire` (or the page origin plus it).
+   * Slashes around it do not matter; `'/'` is refused, since the service would hide the app.
    * Defaults to `'/taskwire'`.
    */
   prefix?: string;
