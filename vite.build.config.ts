@@ -1,0 +1,113 @@
+/**
+ * The package build (`npm run build`): Vite in library mode, ESM only, one output module per source
+ * module, so an app that imports `taskwire/client` loads the client's modules and nothing of the
+ * reference service or its Node bridge. Declarations come from `tsc -p tsconfig.build.json`.
+ * vite.config.ts stays the test configuration; this file is only for the build.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { bundleAsync } from 'lightningcss';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const sourceRoot = fileURLToPath(new URL('./src/', import.meta.url));
+
+/** Each public entry of CONTRACT §2 (and the command-line entry), by its path in `dist`. */
+const entries = {
+  index: 'src/index.ts',
+  client: 'src/client.ts',
+  'reference/index': 'src/reference/index.ts',
+  'reference/node/index': 'src/reference/node/index.ts',
+  'reference/node/cli': 'src/reference/node/cli.ts',
+  'reference/vite/index': 'src/reference/vite/index.ts',
+};
+
+/**
+ * What the package leaves to the app: its peers, its dependencies and Node's built-ins.
+ * `@microsoft/fetch-event-source` is imported by a deep path (`lib/esm/parse.js`), which Node loads
+ * by syntax detection since 20.19, the package's floor (`engines`).
+ */
+const external = [
+  /^react($|\/)/,
+  /^react-dom($|\/)/,
+  /^@tanstack\//,
+  /^zod($|\/)/,
+  /^@microsoft\/fetch-event-source($|\/)/,
+  /^vite($|\/)/,
+  /^node:/,
+];
+
+/**
+ * Puts `'use client'` at the top of every output module that needs it: each source module that
+ * starts with the directive (the hooks and the provider), and each one that imports React itself
+ * (the components). Rolldown drops module-level directives when it rewrites a module, so they are
+ * noted on the way in and written back on the way out. The entry barrels and the framework-free
+ * modules (the client, the query-option factories) get none, so a React Server Component can still
+ * import `createTaskClient` or `taskResultQueryOptions` from `taskwire` as plain server code.
+ */
+function useClientDirective(): Plugin {
+  const clientModules = new Set<string>();
+  return {
+    name: 'taskwire:use-client',
+    apply: 'build',
+    transform: {
+      order: 'pre',
+      handler(code, id) {
+        if (/^\s*(['"])use client\1/.test(code)) clientModules.add(id);
+        return null;
+      },
+    },
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        const markedInSource = output.moduleIds.some((id) => clientModules.has(id));
+        // The module's own import statements, not `output.imports`, which also lists what the
+        // module's imports import in turn.
+        const importsReact = /^import\b[^;]*?["']react(?:\/[^"']*)?["'];?$/m.test(output.code);
+        if (!markedInSource && !importsReact) continue;
+        output.code = `'use client';\n${output.code.replace(/^(['"])use client\1;?\n?/, '')}`;
+      }
+    },
+  };
+}
+
+/**
+ * Emits `dist/styles.css`: `src/styles.css` with its `@import`s of each component's CSS inlined
+ * (lightningcss bundles them in source order), so an app imports one file, `taskwire/styles.css`.
+ */
+function bundledStyles(): Plugin {
+  return {
+    name: 'taskwire:styles',
+    apply: 'build',
+    async generateBundle() {
+      const { code } = await bundleAsync({
+        filename: `${sourceRoot}styles.css`,
+        resolver: { read: (path) => readFile(path, 'utf8') },
+      });
+      this.emitFile({ type: 'asset', fileName: 'styles.css', source: code });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), useClientDirective(), bundledStyles()],
+  // Nothing from public/ belongs in the package.
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: false,
+    sourcemap: false,
+    copyPublicDir: false,
+    lib: { entry: entries, formats: ['es'] },
+    rolldownOptions: {
+      external,
+      output: {
+        preserveModules: true,
+        preserveModulesRoot: 'src',
+        entryFileNames: '[name].js',
+      },
+    },
+  },
+});
