@@ -45,7 +45,7 @@ const external = [
  * modules (the client, the query-option factories) get none, so a React Server Component can still
  * import `createTaskClient` or `taskResultQueryOptions` from `taskwire` as plain server code.
  */
-function useClientDirective(): Plugin {
+function clientDirective(): Plugin {
   const clientModules = new Set<string>();
   return {
     name: 'taskwire:use-client',
@@ -90,7 +90,7 @@ function bundledStyles(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), useClientDirective(), bundledStyles()],
+  plugins: [react(), clientDirective(), bundledStyles()],
   // Nothing from public/ belongs in the package.
   publicDir: false,
   build: {
