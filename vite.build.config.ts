@@ -103,6 +103,9 @@ export default defineConfig({
     lib: { entry: entries, formats: ['es'] },
     rolldownOptions: {
       external,
+      // Rolldown inlines imported constants but keeps their module's import, left bare
+      // (`import "./sse-reader.js"`), which bundlers then warn about; the constants stay imported.
+      optimization: { inlineConst: false },
       output: {
         preserveModules: true,
         preserveModulesRoot: 'src',
