@@ -1,4 +1,26 @@
 import type { StorybookConfig } from '@storybook/react-vite';
+import type { Plugin } from 'vite';
+import { taskwireReference } from '../src/reference/vite/index.js';
+import {
+  LIVE_SERVICE_PREFIX,
+  liveServiceConfig,
+  type LiveServiceMode,
+} from '../stories/live/live-service-config.js';
+
+// Stories run as Vitest tests (addon-vitest sets VITEST) with a faster service than people get.
+const mode: LiveServiceMode = process.env['VITEST'] ? 'test' : 'demo';
+
+/**
+ * Tells the stories which mode the service runs in, so they size their params from the same
+ * figures and, in a static build, make the same service in-process. A plugin rather than
+ * `define` in `viteFinal`, because addon-vitest takes only the plugins of `viteFinal`.
+ */
+function liveServiceMode(): Plugin {
+  return {
+    name: 'taskwire-live-service-mode',
+    config: () => ({ define: { __TASKWIRE_LIVE_MODE__: JSON.stringify(mode) } }),
+  };
+}
 
 // Written by hand: `storybook init` asks for an unpublished version and runs `playwright install`.
 const config: StorybookConfig = {
@@ -6,6 +28,16 @@ const config: StorybookConfig = {
   addons: ['@storybook/addon-docs', '@storybook/addon-a11y', '@storybook/addon-vitest'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true },
+  // The reference service answers under /taskwire on the dev server (and on the Vitest browser
+  // server, which takes these plugins too), so live stories talk real, same-origin HTTP.
+  viteFinal: (viteConfig) => ({
+    ...viteConfig,
+    plugins: [
+      ...(viteConfig.plugins ?? []),
+      liveServiceMode(),
+      taskwireReference({ prefix: LIVE_SERVICE_PREFIX, config: liveServiceConfig(mode) }),
+    ],
+  }),
 };
 
 export default config;

@@ -1,0 +1,2 @@
+/** Glue between the hooks' state and the components' props. */
+export { streamDisplayStatus } from './stream-display-status.js';

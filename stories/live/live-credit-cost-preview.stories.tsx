@@ -1,0 +1,165 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useId, useState } from 'react';
+import { expect, waitFor } from 'storybook/test';
+import { CreditCostPreview, useTaskOptions } from '../../src/index.js';
+import { liveService } from './live-service.js';
+import { tabTo, timeFor } from './live-story-tools.js';
+
+/** Args of the live previews. */
+interface PreviewArgs {
+  /** The user's credits; a higher price is flagged and disables the submit button. */
+  balance: number;
+  /** Locale of the figures. */
+  locale: string;
+}
+
+/** The submit button a page would put under the preview, disabled over budget or without a price. */
+function SubmitButton({ label, enabled }: { label: string; enabled: boolean }) {
+  return (
+    <button type="button" className="taskwire-button" disabled={!enabled}>
+      {label}
+    </button>
+  );
+}
+
+/** `translate-text` is priced by the service's Options (preflight): 1 credit per started 100 characters. */
+function TranslateTextPreview({ balance, locale }: PreviewArgs) {
+  const textId = useId();
+  const [text, setText] = useState('Bonjour tout le monde');
+  const options = useTaskOptions(
+    'translate-text',
+    text === '' ? undefined : { text, targetLanguage: 'en' },
+  );
+  return (
+    <>
+      <label htmlFor={textId}>Text to translate</label>
+      <textarea
+        id={textId}
+        rows={4}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+      <p style={{ margin: 0 }}>{text.length} characters</p>
+      <CreditCostPreview
+        status={options.status}
+        quote={options.data}
+        isUpdating={options.isPlaceholderData}
+        error={options.error}
+        onRetry={() => void options.refetch()}
+        balance={balance}
+        locale={locale}
+      >
+        {({ state, overBudget }) => (
+          <SubmitButton
+            label="Translate"
+            enabled={!overBudget && (state === 'free' || state === 'priced')}
+          />
+        )}
+      </CreditCostPreview>
+    </>
+  );
+}
+
+/** `generate-images` has a static price (image-gen, 2 credits) times the number of images. */
+function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
+  const countId = useId();
+  // The field's own text, so it can be empty while the user types; the count is read from it.
+  const [countText, setCountText] = useState('1');
+  const count = Math.min(8, Math.max(1, Number.parseInt(countText, 10) || 1));
+  const options = useTaskOptions('generate-images', { prompt: 'a lighthouse at dusk', count });
+  return (
+    <>
+      <label htmlFor={countId}>Number of images</label>
+      <input
+        id={countId}
+        type="number"
+        min={1}
+        max={8}
+        value={countText}
+        onChange={(event) => setCountText(event.target.value)}
+      />
+      <CreditCostPreview
+        status={options.status}
+        quote={options.data}
+        isUpdating={options.isPlaceholderData}
+        error={options.error}
+        onRetry={() => void options.refetch()}
+        balance={balance}
+        locale={locale}
+      >
+        {({ state, overBudget }) => (
+          <SubmitButton
+            label="Generate images"
+            enabled={!overBudget && (state === 'free' || state === 'priced')}
+          />
+        )}
+      </CreditCostPreview>
+    </>
+  );
+}
+
+const meta = {
+  title: 'Live/CreditCostPreview',
+  component: TranslateTextPreview,
+  ...liveService,
+  args: { balance: 5, locale: 'en' },
+  argTypes: {
+    balance: { control: { type: 'number', min: 0 } },
+    locale: { control: 'select', options: ['en', 'de', 'fr', 'ja'] },
+  },
+} satisfies Meta<typeof TranslateTextPreview>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/**
+ * The price of a translation follows the text, with the keyboard only: Tab into the text, type
+ * past 100 characters, and the quote goes from 1 credit to 2 (the old one shown, marked, while the
+ * new one loads); past the balance of 5 credits the Translate button is disabled.
+ */
+export const TranslateText: Story = {
+  play: async ({ canvas, userEvent }) => {
+    await expect(await canvas.findByText('1 credit', {}, timeFor(0))).toBeVisible();
+    await expect(canvas.getByText('translate')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Translate' })).toBeEnabled();
+
+    const text = canvas.getByLabelText('Text to translate');
+    await tabTo(userEvent, text);
+    // Tab selects the whole text, as browsers do; End puts the caret after it.
+    await userEvent.keyboard('{End}');
+    await userEvent.keyboard(' et bonne journée à vous tous, '.repeat(3));
+    await expect(await canvas.findByText('2 credits', {}, timeFor(0))).toBeVisible();
+
+    // Pasted (Ctrl+V), as 400 key presses would only make the story slow.
+    await userEvent.paste('x'.repeat(400));
+    await expect(await canvas.findByText('6 credits', {}, timeFor(0))).toBeVisible();
+    await expect(canvas.getByText(/More than your balance of 5 credits\./)).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Translate' })).toBeDisabled();
+  },
+};
+
+/**
+ * `generate-images` has a static price (CONTRACT: `usageAmount` 1, image-gen at 2 credits), so its
+ * quote stays at 2 credits whatever the count: changing the count asks again and gets the same
+ * answer; the per-image charge shows in the usage after the run (Live/UsageBreakdown). With a
+ * balance of 1 credit the Generate button stays disabled.
+ */
+export const GenerateImages: Story = {
+  render: (args) => <GenerateImagesPreview {...args} />,
+  args: { balance: 1 },
+  play: async ({ canvas, userEvent }) => {
+    await expect(await canvas.findByText('2 credits', {}, timeFor(0))).toBeVisible();
+    await expect(canvas.getByText('image-gen')).toBeVisible();
+    await expect(canvas.getByText(/More than your balance of 1 credit\./)).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Generate images' })).toBeDisabled();
+
+    const count = canvas.getByLabelText('Number of images');
+    await tabTo(userEvent, count);
+    await userEvent.keyboard('{End}{Backspace}3');
+    await expect(count).toHaveValue(3);
+    const preview = canvas.getByText('2 credits').closest('.taskwire-cost');
+    await waitFor(() => expect(preview).not.toHaveAttribute('data-updating'), timeFor(0));
+    await expect(preview).toHaveAttribute('data-state', 'priced');
+    await expect(canvas.getByText('2 credits')).toBeVisible();
+  },
+};

@@ -1,0 +1,139 @@
+/**
+ * The live stories' connection to the reference service: a loader that finds the service (same-
+ * origin HTTP on the dev server, or the same service in-process in a static build), and a decorator
+ * that gives each story a fresh client and QueryClient under the taskwire providers.
+ */
+import type { Decorator, Loader } from '@storybook/react-vite';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { createTaskClient, TaskwireProvider } from '../../src/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+} from '../../src/reference/index.js';
+import {
+  LIVE_SERVICE_PREFIX,
+  liveServiceConfig,
+  liveServiceTiming,
+  type LiveServiceMode,
+} from './live-service-config.js';
+
+// Set by the `taskwire-live-service-mode` plugin of .storybook/main.ts.
+declare const __TASKWIRE_LIVE_MODE__: string | undefined;
+
+/** The mode the service runs in: `test` under Vitest, else `demo`. */
+export const liveMode: LiveServiceMode =
+  typeof __TASKWIRE_LIVE_MODE__ === 'string' && __TASKWIRE_LIVE_MODE__ === 'test' ? 'test' : 'demo';
+
+/** The service's timing in this mode, for stories that size their params from it. */
+export const liveTiming = liveServiceTiming(liveMode);
+
+/** A `fetch` in the client's shape. */
+export type LiveFetch = (request: Request) => Promise<Response>;
+
+/** How the stories reach the service. */
+export interface LiveTransport {
+  /** `http`: the dev server's `/taskwire`; `in-process`: a service running in this tab. */
+  kind: 'http' | 'in-process';
+  /** The `fetch` the client uses. */
+  fetch: LiveFetch;
+}
+
+/** What a story may set under `parameters.liveService`. */
+export interface LiveServiceParameters {
+  /** Wraps the transport's `fetch`, for a story that injects a transport fault. Defaults to none. */
+  wrapFetch?: (fetch: LiveFetch) => LiveFetch;
+}
+
+let transport: Promise<LiveTransport> | undefined;
+
+/**
+ * Whether the dev server answers under the prefix: a GET of Execute is refused by the service
+ * (405, before any token is read, so the probe sends none) with `Allow: POST, OPTIONS`, which a
+ * static server does not say. (An OPTIONS probe would be answered by Vite's CORS middleware.)
+ */
+async function isMounted(): Promise<boolean> {
+  try {
+    const response = await fetch(`${LIVE_SERVICE_PREFIX}/workflows/echo/execute`, {
+      signal: AbortSignal.timeout(3000),
+    });
+    return response.status === 405 && response.headers.get('allow') === 'POST, OPTIONS';
+  } catch {
+    return false;
+  }
+}
+
+async function findTransport(): Promise<LiveTransport> {
+  if (await isMounted()) return { kind: 'http', fetch: (request) => fetch(request) };
+  // A static build has no server: the same service runs in this tab, one per page, under the
+  // same base path, so the client's URLs do not change.
+  const service = createReferenceService({
+    ...liveServiceConfig(liveMode),
+    basePath: LIVE_SERVICE_PREFIX,
+  });
+  return { kind: 'in-process', fetch: (request) => service.fetch(request) };
+}
+
+/** Finds the service once per page and hands it to the story as `loaded.liveTransport`. */
+export const liveServiceLoader: Loader = async () => {
+  transport ??= findTransport();
+  return { liveTransport: await transport };
+};
+
+function LiveProviders({
+  transport: found,
+  wrapFetch,
+  children,
+}: {
+  transport: LiveTransport;
+  wrapFetch: LiveServiceParameters['wrapFetch'];
+  children: ReactNode;
+}) {
+  // Fresh per story: no cached record or quote leaks from one story (or test) into the next.
+  const [queryClient] = useState(() => new QueryClient());
+  const [client] = useState(() =>
+    createTaskClient({
+      baseUrl: LIVE_SERVICE_PREFIX,
+      // Public demo tokens of the reference service; sent as headers, never shown.
+      userToken: DEMO_USER_TOKEN,
+      clientToken: DEMO_CLIENT_TOKEN,
+      fetch: wrapFetch ? wrapFetch(found.fetch) : found.fetch,
+      tasks: demoTaskSchemas,
+    }),
+  );
+  useEffect(() => () => queryClient.clear(), [queryClient]);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TaskwireProvider client={client}>
+        <div style={{ display: 'grid', gap: '0.75rem', maxWidth: 640 }}>
+          {children}
+          <p style={{ margin: 0, fontSize: 12 }}>
+            {found.kind === 'http'
+              ? `Live: the reference service at ${LIVE_SERVICE_PREFIX} on this server.`
+              : 'Live: the reference service running in this tab (static build).'}
+          </p>
+        </div>
+      </TaskwireProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Puts a story under a fresh client and QueryClient talking to the live service. */
+export const withLiveService: Decorator = (Story, context) => {
+  const found = (context.loaded as { liveTransport?: LiveTransport }).liveTransport;
+  if (!found) throw new Error('withLiveService needs liveServiceLoader in the same story.');
+  const parameters = context.parameters['liveService'] as LiveServiceParameters | undefined;
+  return (
+    <LiveProviders key={context.id} transport={found} wrapFetch={parameters?.wrapFetch}>
+      <Story />
+    </LiveProviders>
+  );
+};
+
+/** Spread into a live story's meta: the loader and the decorator. */
+export const liveService = {
+  loaders: [liveServiceLoader],
+  decorators: [withLiveService],
+};
