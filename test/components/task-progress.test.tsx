@@ -228,3 +228,10 @@ describe('TaskProgress', () => {
     expect(root).toHaveAttribute('title', 'Upload');
   });
 });
+
+describe('TaskProgress aria-valuenow', () => {
+  it('rounds floating-point noise from the service to one decimal', () => {
+    render(<TaskProgress status="running" percent={55.00000000000001} label="Render" />);
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '55');
+  });
+});

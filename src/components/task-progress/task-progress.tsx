@@ -238,7 +238,8 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
         aria-labelledby={labelId}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={shownPercent ?? undefined}
+        // Rounded: service arithmetic gives figures such as 55.00000000000001.
+        aria-valuenow={shownPercent === null ? undefined : Math.round(shownPercent * 10) / 10}
         aria-valuetext={valueText}
         className="taskwire-progress__track"
       >
