@@ -6,6 +6,9 @@ import type { BenchReport } from './bench-report.js';
 
 const benches: Array<() => Promise<{ default: () => Promise<BenchReport> }>> = [
   () => import('./stream-throughput.js'),
+  () => import('./hooks-stream-commits.js'),
+  () => import('./hooks-poll-sharing.js'),
+  () => import('./hooks-stream-memory.js'),
 ];
 
 function printTable(report: BenchReport): void {

@@ -1,0 +1,197 @@
+/**
+ * Get Result requests made by N = 1, 5 and 20 `useTaskResult` watchers of one task, mounted 100 ms
+ * apart, over the same window (the task's run, about 3 s), against the reference service in-process.
+ * Twice: with the polling floor governing (the bench's transport removes the service's
+ * `Retry-After` hint, so the floor of 50 ms sets the pace), and as served (the hint, at least 1 s,
+ * honoured).
+ */
+import { frames } from './hooks-dom.js';
+import { useLayoutEffect } from 'react';
+import * as z from 'zod/mini';
+import type { PollingPolicyOptions } from '../src/core/polling-policy.js';
+import { useTaskResult } from '../src/react/index.js';
+import { defineTask } from '../src/reference/index.js';
+import type { BenchReport } from './bench-report.js';
+import { createServiceSetup, mount, sleep, until, verdict } from './hooks-kit.js';
+
+const WATCHER_COUNTS = [1, 5, 20] as const;
+const MOUNT_GAP_MS = 100;
+const TIME_SCALE = 0.1;
+/**
+ * The task's nominal length; at the time scale above it runs about 2.7 s, away from a whole second
+ * so that the 1 s polls of the "as served" variant do not race its end.
+ */
+const TASK_SECONDS = 27;
+const POLLING: PollingPolicyOptions = { minIntervalMs: 50 };
+/** A gap between two polls shorter than this is off the schedule (timers may fire a little early). */
+const SHORT_GAP_MS = 45;
+/** How long the bench keeps counting after every watcher shows COMPLETED, and after unmount. */
+const TAIL_MS = 300;
+
+/** Reports progress every nominal second and ends after `seconds`, with no time-left estimate. */
+const watchedTask = defineTask({
+  name: 'watched',
+  params: z.object({ seconds: z.number() }),
+  run: async (context, { seconds }) => {
+    for (let second = 0; second < seconds; second += 1) {
+      context.progress((second / seconds) * 100, 0);
+      await context.sleep(1000);
+    }
+    return { seconds };
+  },
+});
+
+type Variant = 'floor governs (Retry-After removed)' | 'as served (Retry-After ≥ 1 s)';
+
+function Watcher(props: {
+  index: number;
+  id: string;
+  onStatus: (index: number, status: string | undefined) => void;
+}) {
+  const { index, id, onStatus } = props;
+  const result = useTaskResult('watched', id, { polling: POLLING });
+  const status = result.data?.status;
+  useLayoutEffect(() => onStatus(index, status), [onStatus, index, status]);
+  return <li>{status ?? 'loading'}</li>;
+}
+
+interface Count {
+  variant: Variant;
+  watchers: number;
+  /** Get Result requests from the first mount until every watcher shows COMPLETED. */
+  untilCompleted: number;
+  /** Get Result requests after that, while still mounted. */
+  afterCompleted: number;
+  /** Get Result requests after unmount. */
+  afterUnmount: number;
+  windowMs: number;
+  /** The shortest gap between two Get Result requests in the window, in milliseconds. */
+  minGapMs: number;
+  /** Gaps well under the polling floor (timer granularity aside): requests off the schedule. */
+  shortGaps: number;
+}
+
+async function countRequests(variant: Variant, watchers: number): Promise<Count> {
+  const setup = createServiceSetup(
+    { tasks: [watchedTask], timeScale: TIME_SCALE },
+    async (request, service) => {
+      const response = await service(request);
+      if (variant === 'as served (Retry-After ≥ 1 s)' || !response.headers.has('retry-after'))
+        return response;
+      const headers = new Headers(response.headers);
+      headers.delete('retry-after');
+      return new Response(response.body, { status: response.status, headers });
+    },
+  );
+  const gets = (from: number, to = Infinity) =>
+    setup.requests.filter(
+      (request) => request.line.startsWith('GET ') && request.at >= from && request.at < to,
+    ).length;
+  const statuses = new Map<number, string | undefined>();
+  const onStatus = (index: number, status: string | undefined) => {
+    statuses.set(index, status);
+  };
+  const release = frames.hold();
+  const { id } = await setup.client.submit('watched', { seconds: TASK_SECONDS });
+  const render = (count: number) => (
+    <setup.Providers>
+      <ul>
+        {Array.from({ length: count }, (_, index) => (
+          <Watcher key={index} index={index} id={id} onStatus={onStatus} />
+        ))}
+      </ul>
+    </setup.Providers>
+  );
+  const firstMount = performance.now();
+  const view = mount(render(1));
+  try {
+    for (let count = 2; count <= watchers; count += 1) {
+      await sleep(MOUNT_GAP_MS);
+      view.root.render(render(count));
+    }
+    await until(
+      () =>
+        statuses.size === watchers &&
+        [...statuses.values()].every((status) => status === 'COMPLETED'),
+      `${watchers} watchers to show COMPLETED`,
+      60_000,
+    );
+    const completedAt = performance.now();
+    const times = setup.requests
+      .filter((request) => request.line.startsWith('GET ') && request.at >= firstMount)
+      .map((request) => request.at);
+    const gaps = times.slice(1).map((at, index) => at - (times[index] as number));
+    await sleep(TAIL_MS);
+    view.unmount();
+    const unmountedAt = performance.now();
+    await sleep(TAIL_MS);
+    return {
+      variant,
+      watchers,
+      untilCompleted: gets(firstMount, completedAt),
+      afterCompleted: gets(completedAt, unmountedAt),
+      afterUnmount: gets(unmountedAt),
+      windowMs: completedAt - firstMount,
+      minGapMs: Math.min(...gaps),
+      shortGaps: gaps.filter((gap) => gap < SHORT_GAP_MS).length,
+    };
+  } finally {
+    view.unmount();
+    release();
+    await setup.close();
+  }
+}
+
+/** Runs both variants for every watcher count and reports them with the goal. */
+export default async function run(): Promise<BenchReport> {
+  const variants: Variant[] = [
+    'floor governs (Retry-After removed)',
+    'as served (Retry-After ≥ 1 s)',
+  ];
+  const counts: Count[] = [];
+  for (const variant of variants) {
+    for (const watchers of WATCHER_COUNTS) counts.push(await countRequests(variant, watchers));
+  }
+  const rows = counts.map((count) => {
+    const single = counts.find(
+      (other) => other.variant === count.variant && other.watchers === 1,
+    ) as Count;
+    return {
+      variant: count.variant,
+      watchers: count.watchers,
+      'Get Result requests': count.untilCompleted,
+      'ratio to N = 1': (count.untilCompleted / Math.max(1, single.untilCompleted)).toFixed(2),
+      'after COMPLETED': count.afterCompleted,
+      'after unmount': count.afterUnmount,
+      'window (ms)': Math.round(count.windowMs),
+      'shortest gap (ms)': count.minGapMs.toFixed(1),
+      [`gaps < ${SHORT_GAP_MS} ms`]: count.shortGaps,
+    };
+  });
+  const notes = [
+    `Counted: GET …/result requests from the first watcher's mount until every watcher shows COMPLETED (the window), then ${TAIL_MS} ms more while mounted, then ${TAIL_MS} ms after unmount. Watchers mount ${MOUNT_GAP_MS} ms apart; the task (submitted just before the first mount) reports progress every ${1000 * TIME_SCALE} ms with no time-left estimate and ends after about ${(TASK_SECONDS * TIME_SCALE).toFixed(1)} s. Polling floor: ${POLLING.minIntervalMs} ms. The submit is not counted.`,
+  ];
+  for (const variant of variants) {
+    const ofVariant = counts.filter((count) => count.variant === variant);
+    const single = ofVariant.find((count) => count.watchers === 1) as Count;
+    const equal = ofVariant.every(
+      (count) => Math.abs(count.untilCompleted - single.untilCompleted) <= 1,
+    );
+    const quiet = ofVariant.every(
+      (count) => count.afterCompleted === 0 && count.afterUnmount === 0,
+    );
+    const onSchedule = ofVariant.every((count) => count.shortGaps === 0);
+    notes.push(
+      `${verdict(equal)}  equal request counts (± 1), ${variant}: ${ofVariant
+        .map((count) => `N = ${count.watchers}: ${count.untilCompleted}`)
+        .join(', ')}.`,
+      `${verdict(quiet)}  no request after COMPLETED or after unmount, ${variant}.`,
+      `${verdict(onSchedule)}  no two polls closer than ${SHORT_GAP_MS} ms (a mount joins the schedule instead of fetching), ${variant}.`,
+    );
+  }
+  return {
+    title: `useTaskResult request sharing: N = ${WATCHER_COUNTS.join(', ')} watchers of one task, mounted ${MOUNT_GAP_MS} ms apart, reference service in-process`,
+    rows,
+    notes,
+  };
+}
