@@ -101,7 +101,7 @@ function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
 const meta = {
   title: 'Live/CreditCostPreview',
   component: TranslateTextPreview,
-  ...liveService,
+  ...liveService<PreviewArgs>(),
   args: { balance: 5, locale: 'en' },
   argTypes: {
     balance: { control: { type: 'number', min: 0 } },

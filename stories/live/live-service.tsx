@@ -132,8 +132,14 @@ export const withLiveService: Decorator = (Story, context) => {
   );
 };
 
-/** Spread into a live story's meta: the loader and the decorator. */
-export const liveService = {
-  loaders: [liveServiceLoader],
-  decorators: [withLiveService],
-};
+/** Spread into a live story's meta, `...liveService<Args>()`: the loader and the decorator. */
+export function liveService<TArgs>(): {
+  loaders: Loader<TArgs>[];
+  decorators: Decorator<TArgs>[];
+} {
+  // Neither reads the story's args, so they fit a story of any args.
+  return {
+    loaders: [liveServiceLoader as Loader<TArgs>],
+    decorators: [withLiveService as Decorator<TArgs>],
+  };
+}

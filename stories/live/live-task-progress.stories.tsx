@@ -58,7 +58,7 @@ function StreamedRenderVideo({ frames, frameMs }: RenderVideoArgs) {
 const meta = {
   title: 'Live/TaskProgress',
   component: StreamedRenderVideo,
-  ...liveService,
+  ...liveService<RenderVideoArgs>(),
   args: { frames: 20, frameMs: 150 },
   argTypes: {
     frames: { control: { type: 'range', min: 1, max: 200, step: 1 } },

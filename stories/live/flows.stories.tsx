@@ -1,0 +1,430 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useId, useState } from 'react';
+import { expect, waitFor } from 'storybook/test';
+import {
+  CreditCostPreview,
+  streamDisplayStatus,
+  TaskProgress,
+  TaskStatusBadge,
+  useExecuteTask,
+  useSubmitTask,
+  useTaskOptions,
+  useTaskResult,
+  useTaskStream,
+  type JsonObject,
+} from '../../src/index.js';
+import { pastExecuteLimitSeconds } from './live-service-config.js';
+import { liveMode, liveService, liveTiming, type LiveFetch } from './live-service.js';
+import { field, tabTo, timeFor } from './live-story-tools.js';
+import { JsonText, TaskRecordView } from './task-record-view.js';
+
+/** The demo tasks a flow can run, picked in the controls. */
+const DEMO_TASKS = [
+  'render-video',
+  'generate-images',
+  'translate-text',
+  'failing-task',
+  'slow-report',
+  'export-data',
+  'echo',
+] as const;
+
+/** Args of the submit-then-poll flow. */
+interface SubmitArgs {
+  /** The demo task. */
+  task: (typeof DEMO_TASKS)[number];
+  /** Its params, as JSON. */
+  params: JsonObject;
+}
+
+/** Submit (`useSubmitTask`), then poll (`useTaskResult`) until the task ends. */
+function SubmitThenPoll({ task, params }: SubmitArgs) {
+  const submit = useSubmitTask(task);
+  const result = useTaskResult(task, submit.data?.id);
+  // Counted here, since the query result does not say how often it was answered: one more each
+  // time `dataUpdatedAt` moves (adjusted while rendering, not in an effect).
+  const [answers, setAnswers] = useState({ count: 0, at: 0 });
+  if (result.dataUpdatedAt > answers.at) {
+    setAnswers({ count: answers.count + 1, at: result.dataUpdatedAt });
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="taskwire-button"
+        disabled={submit.isPending}
+        onClick={() => submit.mutate({ params })}
+      >
+        Submit {task}
+      </button>
+      {submit.error && <p role="alert">{submit.error.message}</p>}
+      <TaskRecordView label={task} record={result.data}>
+        <p style={{ margin: 0 }}>
+          {result.data ? `Get Result answers so far: ${answers.count}.` : 'Not submitted yet.'}
+        </p>
+      </TaskRecordView>
+    </>
+  );
+}
+
+const meta = {
+  title: 'Flows',
+  component: SubmitThenPoll,
+  ...liveService<SubmitArgs>(),
+  args: { task: 'render-video', params: { frames: 20, frameMs: 150 } },
+  argTypes: {
+    task: { control: 'select', options: DEMO_TASKS },
+    params: { control: 'object' },
+  },
+} satisfies Meta<typeof SubmitThenPoll>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Pick any demo task and params in the controls; Tab to Submit, Enter, and watch the polls. */
+export const SubmitThenPollRecord: Story = {
+  name: 'Submit then poll',
+  play: async ({ canvas, userEvent }) => {
+    await tabTo(userEvent, canvas.getByRole('button', { name: 'Submit render-video' }));
+    await userEvent.keyboard('{Enter}');
+    await expect(
+      await canvas.findByText('Completed', { selector: '.taskwire-badge' }, timeFor(3000)),
+    ).toBeVisible();
+    const result = canvas.getByRole('region', { name: 'Result' });
+    await expect(result).toHaveTextContent('"frames": 20');
+    await expect(canvas.getByRole('table', { name: 'Credits used' })).toHaveTextContent(
+      'video-render',
+    );
+    await expect(canvas.getByText(/^Get Result answers so far: [1-9]\d*\.$/)).toBeVisible();
+  },
+};
+
+/** Submit a task that fails: the bar stops, the failure and its reason are shown as text. */
+export const FailingTask: Story = {
+  name: 'A failing task',
+  args: { task: 'failing-task', params: { reason: 'OUT_OF_FRAMES' } },
+  play: async ({ canvas, userEvent }) => {
+    await tabTo(userEvent, canvas.getByRole('button', { name: 'Submit failing-task' }));
+    await userEvent.keyboard('{Enter}');
+    await expect(
+      await canvas.findByText('The demo task failed on purpose.', {}, timeFor(100)),
+    ).toBeVisible();
+    await expect(canvas.getByText('Reason: OUT_OF_FRAMES')).toBeVisible();
+    await expect(canvas.getByRole('progressbar', { name: 'failing-task' })).toHaveAttribute(
+      'aria-valuetext',
+      'Failed',
+    );
+    await expect(canvas.queryByRole('region', { name: 'Result' })).toBeNull();
+  },
+};
+
+/** A stream of render-video, with each partial result listed as it comes. */
+function StreamWithPartials({ frames, frameMs }: { frames: number; frameMs: number }) {
+  const stream = useTaskStream('render-video');
+  const [partials, setPartials] = useState<number[]>([]);
+  const framesSoFar = field(stream.partialResult, 'frames');
+  // Each new partial result is added while rendering ("storing information from previous
+  // renders"), not in an effect, so the list never lags a render behind.
+  if (typeof framesSoFar === 'number' && partials.at(-1) !== framesSoFar) {
+    setPartials([...partials, framesSoFar]);
+  }
+  const busy = stream.status === 'connecting' || stream.status === 'streaming';
+  return (
+    <>
+      <button
+        type="button"
+        className="taskwire-button"
+        disabled={busy}
+        onClick={() => {
+          setPartials([]);
+          stream.start({ frames, frameMs });
+        }}
+      >
+        Stream render-video
+      </button>
+      <p style={{ margin: 0 }}>Stream status: {stream.status}</p>
+      <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+      <TaskProgress
+        label="Render video"
+        status={streamDisplayStatus(stream.status)}
+        percent={stream.progress?.percent ?? null}
+        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
+      />
+      <ol aria-label="Partial results">
+        {partials.map((count, index) => (
+          <li key={index}>{count} frames rendered</li>
+        ))}
+      </ol>
+      {stream.status === 'completed' && <JsonText value={stream.result} />}
+    </>
+  );
+}
+
+/** Stream render-video: progress every frame and a partial result every 5 frames, listed. */
+export const StreamWithPartialResults: Story = {
+  name: 'Stream with progress and partial results',
+  render: () => <StreamWithPartials frames={20} frameMs={1000} />,
+  play: async ({ canvas, userEvent }) => {
+    await tabTo(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
+    await userEvent.keyboard('{Enter}');
+    const bar = canvas.getByRole('progressbar', { name: 'Render video' });
+    await expect(await canvas.findByText('5 frames rendered', {}, timeFor(5000))).toBeVisible();
+    await waitFor(() =>
+      expect(bar.closest('[data-state]')).toHaveAttribute('data-state', 'running'),
+    );
+    await expect(
+      await canvas.findByText('Stream status: completed', {}, timeFor(20_000)),
+    ).toBeVisible();
+    const listed = canvas.getAllByRole('listitem').map((item) => item.textContent);
+    await expect(listed).toContain('10 frames rendered');
+    await expect(listed).toContain('15 frames rendered');
+    await expect(bar).toHaveAttribute('aria-valuenow', '100');
+  },
+};
+
+/** Preview the price of a translation (`useTaskOptions`), then submit it and compare the charge. */
+function PreviewThenSubmit() {
+  const textId = useId();
+  const [text, setText] = useState('Guten Morgen, wie geht es Ihnen?');
+  const params = { text, targetLanguage: 'en' };
+  const options = useTaskOptions('translate-text', text === '' ? undefined : params);
+  const submit = useSubmitTask('translate-text');
+  const result = useTaskResult('translate-text', submit.data?.id);
+  return (
+    <>
+      <label htmlFor={textId}>Text to translate</label>
+      <textarea
+        id={textId}
+        rows={3}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+      <CreditCostPreview
+        status={options.status}
+        quote={options.data}
+        isUpdating={options.isPlaceholderData}
+        error={options.error}
+        onRetry={() => void options.refetch()}
+        balance={10}
+        locale="en"
+      >
+        {({ state, overBudget }) => (
+          <button
+            type="button"
+            className="taskwire-button"
+            disabled={overBudget || state !== 'priced' || submit.isPending}
+            onClick={() => submit.mutate({ params })}
+          >
+            Translate
+          </button>
+        )}
+      </CreditCostPreview>
+      <TaskRecordView label="Translation" record={result.data} quote={options.data} />
+    </>
+  );
+}
+
+/** The quote first, then the run; the usage table says whether it was charged as quoted. */
+export const PreviewCostThenSubmit: Story = {
+  name: 'Preview cost then submit',
+  render: () => <PreviewThenSubmit />,
+  play: async ({ canvas, userEvent }) => {
+    await expect(await canvas.findByText('1 credit', {}, timeFor(0))).toBeVisible();
+    await tabTo(userEvent, canvas.getByRole('button', { name: 'Translate' }));
+    await userEvent.keyboard('{Enter}');
+    await expect(
+      await canvas.findByText('Charged as quoted: 1 credit.', {}, timeFor(3000)),
+    ).toBeVisible();
+    await expect(canvas.getByRole('region', { name: 'Result' })).toHaveTextContent(
+      '[en] Guten Morgen',
+    );
+  },
+};
+
+/** Execute `echo` (`useExecuteTask`): one request, the outcome in its answer. */
+function ExecuteEcho() {
+  const messageId = useId();
+  const [message, setMessage] = useState('Hello from the Storybook');
+  const execute = useExecuteTask('echo');
+  return (
+    <>
+      <label htmlFor={messageId}>Message</label>
+      <input id={messageId} value={message} onChange={(event) => setMessage(event.target.value)} />
+      <button
+        type="button"
+        className="taskwire-button"
+        disabled={execute.isPending}
+        onClick={() => execute.mutate({ params: { message } })}
+      >
+        Execute echo
+      </button>
+      <p style={{ margin: 0 }}>
+        Status: <TaskStatusBadge status={execute.data?.status ?? 'idle'} />
+      </p>
+      {execute.data && (
+        <section aria-label="Result">
+          <JsonText value={execute.data.result} />
+        </section>
+      )}
+      {execute.error && <p role="alert">{execute.error.message}</p>}
+    </>
+  );
+}
+
+/** Type a message, Execute, read the echo. */
+export const Execute: Story = {
+  name: 'Execute',
+  render: () => <ExecuteEcho />,
+  play: async ({ canvas, userEvent }) => {
+    // Under Vitest the stories reach the service over real HTTP on the test server.
+    if (liveMode === 'test') {
+      await expect(canvas.getByText(/^Live: the reference service at \/taskwire/)).toBeVisible();
+    }
+    await tabTo(userEvent, canvas.getByLabelText('Message'));
+    await userEvent.keyboard('Hi there');
+    await userEvent.tab();
+    await expect(canvas.getByRole('button', { name: 'Execute echo' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    const result = await canvas.findByRole('region', { name: 'Result' }, timeFor(0));
+    await expect(result).toHaveTextContent('"echo": "Hi there"');
+    await expect(canvas.getByText('Completed', { selector: '.taskwire-badge' })).toBeVisible();
+  },
+};
+
+/** Execute `slow-report` past the service's limit; on the 504 follow the task with Get Result. */
+function ExecutePastLimit({ seconds }: { seconds: number }) {
+  const execute = useExecuteTask('slow-report');
+  const timedOutId = execute.error?.code === 'timeout' ? execute.error.taskId : undefined;
+  const result = useTaskResult('slow-report', timedOutId);
+  return (
+    <>
+      <button
+        type="button"
+        className="taskwire-button"
+        disabled={execute.isPending}
+        onClick={() => execute.mutate({ params: { seconds } })}
+      >
+        Make the report
+      </button>
+      <p style={{ margin: 0 }}>
+        {execute.isPending
+          ? `Waiting for Execute (the service answers within ${liveTiming.executeTimeoutMs / 1000} s)…`
+          : timedOutId
+            ? 'Execute ran past its limit (504); following the task with Get Result.'
+            : execute.error
+              ? execute.error.message
+              : 'Not started.'}
+      </p>
+      {timedOutId && <TaskRecordView label="Report" record={result.data} />}
+    </>
+  );
+}
+
+/**
+ * slow-report runs a quarter past the Execute limit (in demo mode about 25 s against 20 s): the
+ * 504 carries the task id, and `useTaskResult` follows the task to its end.
+ */
+export const ExecutePastTheLimit: Story = {
+  name: 'Execute past the limit, then follow',
+  render: () => <ExecutePastLimit seconds={pastExecuteLimitSeconds(liveTiming)} />,
+  play: async ({ canvas, userEvent }) => {
+    const nominalMs = pastExecuteLimitSeconds(liveTiming) * 1000;
+    await tabTo(userEvent, canvas.getByRole('button', { name: 'Make the report' }));
+    await userEvent.keyboard('{Enter}');
+    await expect(
+      await canvas.findByText(/^Execute ran past its limit \(504\)/, {}, timeFor(nominalMs)),
+    ).toBeVisible();
+    await expect(
+      await canvas.findByText('Completed', { selector: '.taskwire-badge' }, timeFor(nominalMs)),
+    ).toBeVisible();
+    await expect(canvas.getByRole('region', { name: 'Result' })).toHaveTextContent('.pdf');
+  },
+};
+
+/**
+ * A transport fault, not a mock: the real stream from the service is passed through, but its body
+ * is cut (a network error) after `chunks` chunks, as a dropped connection would.
+ */
+function cutStreamsAfter(chunks: number, counter: { streams: number }) {
+  return (fetch: LiveFetch): LiveFetch =>
+    async (request) => {
+      const response = await fetch(request);
+      if (!new URL(request.url).pathname.endsWith('/stream') || !response.body) return response;
+      counter.streams += 1;
+      const reader = response.body.getReader();
+      let passed = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (passed >= chunks) {
+            await reader.cancel();
+            controller.error(new TypeError('The connection dropped (story transport fault).'));
+            return;
+          }
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else {
+            passed += 1;
+            controller.enqueue(value);
+          }
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+}
+
+const droppedStreams = { streams: 0 };
+
+/** A stream whose connection drops: `recovering` reads the outcome with Get Result. */
+function DroppedStream() {
+  const stream = useTaskStream('render-video');
+  return (
+    <>
+      <button
+        type="button"
+        className="taskwire-button"
+        onClick={() => stream.start({ frames: 20, frameMs: 500 })}
+      >
+        Stream render-video
+      </button>
+      <p style={{ margin: 0 }}>Stream status: {stream.status}</p>
+      <TaskProgress
+        label="Render video"
+        status={streamDisplayStatus(stream.status)}
+        percent={stream.progress?.percent ?? null}
+        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
+        failureMessage={stream.error?.message}
+      />
+      <p style={{ margin: 0 }}>Streams opened: {droppedStreams.streams}</p>
+      {stream.status === 'completed' && <JsonText value={stream.result} />}
+    </>
+  );
+}
+
+/**
+ * The stream's connection drops after a few chunks: the status turns `recovering`, the outcome
+ * comes from Get Result (polled, never a second POST), and the task ends `completed`.
+ */
+export const DroppedStreamRecovering: Story = {
+  name: 'A dropped stream recovering',
+  render: () => <DroppedStream />,
+  parameters: { liveService: { wrapFetch: cutStreamsAfter(3, droppedStreams) } },
+  beforeEach: () => {
+    droppedStreams.streams = 0;
+  },
+  play: async ({ canvas, userEvent }) => {
+    await tabTo(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
+    await userEvent.keyboard('{Enter}');
+    await expect(
+      await canvas.findByText('Stream status: recovering', {}, timeFor(2000)),
+    ).toBeVisible();
+    await expect(
+      await canvas.findByText('Stream status: completed', {}, timeFor(10_000)),
+    ).toBeVisible();
+    await expect(canvas.getByRole('progressbar', { name: 'Render video' })).toHaveAttribute(
+      'aria-valuetext',
+      'Completed',
+    );
+    await expect(canvas.getByText('Streams opened: 1')).toBeVisible();
+  },
+};
