@@ -88,3 +88,10 @@ describe('TaskEventList', () => {
     expect(ref.current).toHaveClass('taskwire-events', 'mine');
   });
 });
+
+describe('TaskEventList scrolling', () => {
+  it('can be reached with the keyboard, since the list scrolls', () => {
+    render(<TaskEventList events={[{ type: 'event.tick', n: 1 }]} />);
+    expect(screen.getByRole('list')).toHaveAttribute('tabindex', '0');
+  });
+});

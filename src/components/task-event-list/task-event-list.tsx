@@ -71,7 +71,9 @@ export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(func
       {state === 'empty' ? (
         <p className="taskwire-events__empty">{emptyText}</p>
       ) : (
-        <ol className="taskwire-events__list" aria-labelledby={labelId}>
+        // Focusable because it scrolls: a keyboard user must be able to reach the older events.
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region (axe scrollable-region-focusable)
+        <ol className="taskwire-events__list" aria-labelledby={labelId} tabIndex={0}>
           {events.map((event, index) => {
             const { type, id, eventId, ...fields } = event;
             const typeText = String(type);
