@@ -54,6 +54,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   createTaskClient,
+  streamDisplayStatus,
   CreditCostPreview,
   TaskProgress,
   TaskwireProvider,
@@ -71,26 +72,6 @@ const client = createTaskClient({
 // About 2 s, long enough for the test to see the bar between 0 and 100.
 const params = { frames: 20, frameMs: 100 };
 
-// TaskProgress takes the service's statuses or its own display ones, not useTaskStream's:
-// 'streaming' passed as it is would be an invalid prop, shown as 'idle' with the bar at 0.
-function displayStatus(status: ReturnType<typeof useTaskStream>['status']) {
-  switch (status) {
-    case 'idle':
-    case 'stopped':
-      return 'idle';
-    case 'connecting':
-      return 'queued';
-    case 'streaming':
-    case 'recovering':
-      return 'running';
-    case 'completed':
-      return 'completed';
-    case 'failed':
-    case 'error':
-      return 'failed';
-  }
-}
-
 function App() {
   const options = useTaskOptions('render-video', params);
   const stream = useTaskStream('render-video');
@@ -101,7 +82,7 @@ function App() {
       <p data-testid="status">{stream.status}</p>
       <TaskProgress
         label="Render video"
-        status={displayStatus(stream.status)}
+        status={streamDisplayStatus(stream.status)}
         percent={stream.progress?.percent}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft}
       />
