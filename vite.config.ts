@@ -52,6 +52,7 @@ export default defineConfig({
             'test/core/**/*.test.ts',
             'test/reference/**/*.test.ts',
             'test/e2e/**/*.test.ts',
+            'test/docs/**/*.test.ts',
           ],
         },
       },
