@@ -1,7 +1,8 @@
 /**
  * Runs one streamed task at a time and keeps its {@link TaskStreamState}: reduces every event, tells
- * subscribers at most once per frame, flushes the final state at once, and when the connection
- * breaks with a known task id, hands over to Get Result instead of posting again.
+ * subscribers at most once per frame, shows the final state at once or, when this frame has already
+ * flushed, on the next one, and when the connection breaks with a known task id, hands over to Get
+ * Result instead of posting again.
  */
 import { TaskwireError } from './errors.js';
 import { canonicalJson } from './canonical-json.js';
@@ -94,10 +95,26 @@ export function createTaskStreamController<
     for (const listener of listeners) listener();
   });
 
-  const dispatch = (action: TaskStreamAction<Result, Event>, flush: 'now' | 'frame') => {
+  /**
+   * `now` for what the user did (start, stop), shown at once; `soon` for a change that should show
+   * promptly but not add a second flush to a frame (the stream opening or ending, Get Result's
+   * outcome); `frame` for the events in between.
+   */
+  const dispatch = (action: TaskStreamAction<Result, Event>, flush: 'now' | 'soon' | 'frame') => {
     working = reduceTaskStream(working, action, maxEvents);
-    if (flush === 'now') scheduler.flushNow();
-    else scheduler.schedule();
+    switch (flush) {
+      case 'now':
+        scheduler.flushNow();
+        break;
+      case 'soon':
+        scheduler.flushSoon();
+        break;
+      case 'frame':
+        scheduler.schedule();
+        break;
+      default:
+        flush satisfies never;
+    }
   };
 
   const rememberReference = (event: { type: string; eventId?: unknown }) => {
@@ -130,7 +147,7 @@ export function createTaskStreamController<
         signal: abort.signal,
         onOpen: (info) => {
           taskId = info.taskId;
-          if (isCurrent()) dispatch({ type: 'open', taskId: info.taskId }, 'now');
+          if (isCurrent()) dispatch({ type: 'open', taskId: info.taskId }, 'soon');
         },
       });
       for await (const event of stream) {
@@ -141,7 +158,8 @@ export function createTaskStreamController<
         }
         dispatch({ type: 'event', event }, 'frame');
         if (isSettledStreamStatus(working.status)) {
-          scheduler.flushNow();
+          // At once, or on the next frame when this frame has flushed already: never two in one.
+          scheduler.flushSoon();
           emitRecord();
           return;
         }
@@ -155,7 +173,7 @@ export function createTaskStreamController<
       if (failure.code === 'network' && knownTaskId !== undefined) {
         // The task runs on at the service: read its outcome instead of posting (and paying) again.
         working = { ...working, taskId: knownTaskId };
-        dispatch({ type: 'recover' }, 'now');
+        dispatch({ type: 'recover' }, 'soon');
         return;
       }
       const outcomeUnknown =
@@ -166,7 +184,7 @@ export function createTaskStreamController<
               { cause: failure },
             )
           : failure;
-      dispatch({ type: 'error', error: outcomeUnknown }, 'now');
+      dispatch({ type: 'error', error: outcomeUnknown }, 'soon');
     }
   };
 
@@ -198,11 +216,11 @@ export function createTaskStreamController<
     },
     applyRecord(record) {
       if (disposed || working.status !== 'recovering' || record.id !== working.taskId) return;
-      dispatch({ type: 'record', record }, 'now');
+      dispatch({ type: 'record', record }, 'soon');
     },
     applyError(error) {
       if (disposed || working.status !== 'recovering') return;
-      dispatch({ type: 'error', error }, 'now');
+      dispatch({ type: 'error', error }, 'soon');
     },
     configure(next) {
       callbacks = next;
