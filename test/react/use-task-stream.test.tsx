@@ -1,8 +1,8 @@
 import { act, render, renderHook, waitFor } from '@testing-library/react';
 import { Profiler, StrictMode, useEffect } from 'react';
 import * as z from 'zod/mini';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTaskResult, useTaskStream } from '../../src/react/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { taskwireKeys, useTaskResult, useTaskStream } from '../../src/react/index.js';
 import { defineTask } from '../../src/reference/index.js';
 import { createHarness, cuttingStreams } from './harness.js';
 
@@ -210,5 +210,103 @@ describe('useTaskStream', () => {
     expect(result.current.result).toEqual({ count: 10_000 });
     // start → connecting, open → streaming, a few frames, then the final flush.
     expect(commits - before).toBeLessThanOrEqual(12);
+  });
+
+  it('commits at most once per frame, a final event in a frame that already committed shown on the next', async () => {
+    // Frames tick only when the test says so; `frame` numbers them.
+    let frame = 0;
+    const waiting = new Map<number, FrameRequestCallback>();
+    let nextHandle = 1;
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+      waiting.set(nextHandle, callback);
+      return nextHandle++;
+    });
+    vi.stubGlobal('cancelAnimationFrame', (handle: number) => waiting.delete(handle));
+    const tick = () =>
+      act(() => {
+        frame += 1;
+        const due = [...waiting.values()];
+        waiting.clear();
+        for (const callback of due) callback(performance.now());
+      });
+    try {
+      harness = createHarness({ tasks: [burstTask] });
+      // The chunk that holds task.completed waits until the test lets it through.
+      let releaseFinal = () => {};
+      const finalHeld = new Promise<void>((resolve) => (releaseFinal = resolve));
+      const service = harness.transport;
+      harness.transport = async (request) => {
+        const response = await service(request);
+        if (
+          !response.body ||
+          !response.headers.get('content-type')?.startsWith('text/event-stream')
+        )
+          return response;
+        const reader = response.body.getReader();
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done) return controller.close();
+            if (new TextDecoder().decode(value).includes('"task.completed"')) await finalHeld;
+            controller.enqueue(value);
+          },
+          cancel: (reason) => reader.cancel(reason),
+        });
+        return new Response(body, { status: response.status, headers: response.headers });
+      };
+      const commits: Array<{ frame: number; status: string }> = [];
+      let status = 'idle';
+      const { result } = renderHook(
+        () => {
+          const stream = useTaskStream('burst');
+          status = stream.status;
+          return stream;
+        },
+        {
+          wrapper: ({ children }) => (
+            <harness.wrapper>
+              <Profiler id="stream" onRender={() => commits.push({ frame, status })}>
+                {children}
+              </Profiler>
+            </harness.wrapper>
+          ),
+        },
+      );
+      act(() => result.current.start({ count: 5, spread: true }));
+      // Frames pass until every progress event is shown; the last of them flushes in this frame.
+      await waitFor(async () => {
+        await tick();
+        expect(result.current.progress?.percent).toBe(100);
+      });
+      const committedIn = commits.at(-1)?.frame;
+      expect(committedIn).toBe(frame);
+      // The final event arrives within the same frame: the record reaches the cache at once…
+      const id = result.current.taskId as string;
+      await act(async () => {
+        releaseFinal();
+        await waitFor(() =>
+          expect(harness.queryClient.getQueryData(taskwireKeys.result('burst', id))).toBeDefined(),
+        );
+      });
+      // …but the hook does not commit a second time in this frame.
+      expect(frame).toBe(committedIn);
+      expect(result.current.status).toBe('streaming');
+      expect(commits.filter((commit) => commit.frame === frame)).toHaveLength(1);
+      await tick();
+      expect(result.current.status).toBe('completed');
+      expect(result.current.result).toEqual({ count: 5 });
+      expect(commits.at(-1)).toEqual({ frame: (committedIn as number) + 1, status: 'completed' });
+      // Every frame from start on (the open included) committed once at most; the mount is not counted.
+      const fromStart = commits.slice(
+        commits.findIndex((commit) => commit.status === 'connecting'),
+      );
+      expect(fromStart.length).toBeGreaterThan(3);
+      const perFrame = new Map<number, number>();
+      for (const commit of fromStart)
+        perFrame.set(commit.frame, (perFrame.get(commit.frame) ?? 0) + 1);
+      expect(Math.max(...perFrame.values())).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
