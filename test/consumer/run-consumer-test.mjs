@@ -1,215 +1,238 @@
 #!/usr/bin/env node
-/* global process, console, document -- a Node script (document only inside page callbacks) */
-// The consumer test (`npm run test:consumer`, after `npm run build`): packs the package with
-// `npm pack`, installs the tarball into a fresh Vite React app written to a temporary folder, builds
-// that app, serves it with `vite preview` (the reference service mounted by `taskwire/vite`), and in
-// headless Chromium submits a stream of `render-video`, watches its progress reach completion, and
-// sees the cost preview and the usage table.
+/* global process, console, performance, setTimeout, clearTimeout -- a Node script */
+// The consumer test: `node test/consumer/run-consumer-test.mjs` after `npm run build`
+// (`npm run test:consumer` does both). It packs the package with `npm pack`, installs the tarball
+// into a fresh Vite React app written to a temporary folder (consumer-app.mjs), type-checks that
+// app against the tarball's .d.ts files, builds it, serves it with `vite preview` (the reference
+// service mounted by `taskwire/vite`), and in headless Chromium prices a translation, submits and
+// polls it, streams a render to completion, and checks both usage tables (check-in-browser.mjs).
 //
-// Offline by design: the tarball is unpacked into the app's node_modules/taskwire as npm would, and
-// the peers and build tools (react, react-dom, @tanstack/*, zod, @microsoft/fetch-event-source, vite,
-// @vitejs/plugin-react) are symlinks to this repository's node_modules, so no registry is needed.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// Offline by design (install-package.mjs): the tarball is unpacked where npm would put it, and the
+// app's other packages are symlinks to this repository's node_modules, so no registry is asked.
+// Whatever happens (a failed check, Ctrl-C, its own deadline) it closes the browser and the
+// server, kills its child processes and removes its folder before it exits.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
-import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/ensure-chromium.mjs';
+import { gzipSync } from 'node:zlib';
+import { findChromium } from '../../scripts/ensure-chromium.mjs';
+import { checkInBrowser } from './check-in-browser.mjs';
+import { APP_PACKAGES, writeConsumerApp } from './consumer-app.mjs';
+import { declaredVersions, linkPackages, packPackage, unpackTarball } from './install-package.mjs';
+import { runNode, stopProcesses } from './run-process.mjs';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LINKED_PACKAGES = [
-  'react',
-  'react-dom',
-  'scheduler',
-  '@tanstack/react-query',
-  '@tanstack/query-core',
-  'zod',
-  '@microsoft/fetch-event-source',
-  'vite',
-  '@vitejs/plugin-react',
-];
-const DEADLINE_MS = 30_000;
+const testRoot = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(testRoot, '..', '..');
+/** The whole test's time limit; it takes about 15 s. */
+const DEADLINE_MS = 180_000;
+/** How long the process may take to exit once done; longer means something was left open. */
+const EXIT_GRACE_MS = 5_000;
 
-const APP_FILES = {
-  'package.json': JSON.stringify({ name: 'taskwire-consumer', private: true, type: 'module' }),
-  'vite.config.js': `import { defineConfig } from 'vite';
-import react from '@vitejs/plugin-react';
-import { taskwireReference } from 'taskwire/vite';
+const log = (line) => console.log(line);
 
-export default defineConfig({
-  logLevel: 'warn',
-  plugins: [react(), taskwireReference()],
-});
-`,
-  'index.html': `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8" /><link rel="icon" href="data:," /><title>taskwire consumer</title></head>
-  <body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body>
-</html>
-`,
-  'src/main.tsx': `import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import {
-  createTaskClient,
-  streamDisplayStatus,
-  CreditCostPreview,
-  TaskProgress,
-  TaskwireProvider,
-  UsageBreakdown,
-  useTaskOptions,
-  useTaskStream,
-} from 'taskwire';
-import 'taskwire/styles.css';
-
-const client = createTaskClient({
-  baseUrl: window.location.origin + '/taskwire',
-  userToken: 'demo-user-token',
-  clientToken: 'demo-client-token',
-});
-// About 2 s, long enough for the test to see the bar between 0 and 100.
-const params = { frames: 20, frameMs: 100 };
-
-function App() {
-  const options = useTaskOptions('render-video', params);
-  const stream = useTaskStream('render-video');
-  return (
-    <main>
-      <CreditCostPreview status={options.status} quote={options.data} error={options.error} />
-      <button type="button" onClick={() => stream.start(params)}>Render</button>
-      <p data-testid="status">{stream.status}</p>
-      <TaskProgress
-        label="Render video"
-        status={streamDisplayStatus(stream.status)}
-        percent={stream.progress?.percent}
-        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft}
-      />
-      {stream.usage && <UsageBreakdown usage={stream.usage} />}
-    </main>
-  );
+// Cleanup steps, run last-in first-out, once, whether the test passes, fails or is stopped.
+const cleanupSteps = [];
+let cleanup;
+function cleanUp() {
+  cleanup ??= (async () => {
+    stopProcesses();
+    for (const step of cleanupSteps.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        console.error('cleanup failed:', error);
+      }
+    }
+  })();
+  return cleanup;
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={new QueryClient()}>
-      <TaskwireProvider client={client}>
-        <App />
-      </TaskwireProvider>
-    </QueryClientProvider>
-  </StrictMode>,
+function stopEarly(reason, exitCode) {
+  console.error(`\nconsumer test stopped: ${reason}`);
+  void cleanUp().finally(() => process.exit(exitCode));
+}
+
+for (const [signal, exitCode] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
+  process.once(signal, () => stopEarly(signal, exitCode));
+}
+const deadline = setTimeout(
+  () => stopEarly(`still running after ${DEADLINE_MS} ms`, 1),
+  DEADLINE_MS,
 );
-`,
-};
 
-function writeApp(appRoot) {
-  for (const [path, text] of Object.entries(APP_FILES)) {
-    mkdirSync(dirname(join(appRoot, path)), { recursive: true });
-    writeFileSync(join(appRoot, path), text);
-  }
-}
-
-/** Packs the package and unpacks the tarball where `npm install <tarball>` would put it. */
-function installTarball(workRoot, appRoot) {
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', workRoot], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const tarball = readdirSync(workRoot).find((name) => name.endsWith('.tgz'));
-  if (!tarball) throw new Error('npm pack wrote no tarball.');
-  const target = join(appRoot, 'node_modules', 'taskwire');
-  mkdirSync(target, { recursive: true });
-  execFileSync('tar', ['-xzf', join(workRoot, tarball), '-C', target, '--strip-components=1']);
-  return tarball;
-}
-
-function linkPeers(appRoot) {
-  for (const name of LINKED_PACKAGES) {
-    const link = join(appRoot, 'node_modules', name);
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(repoRoot, 'node_modules', name), link, 'dir');
-  }
-}
-
-async function main() {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error('No Chromium found: run node scripts/ensure-chromium.mjs.');
-  const workRoot = mkdtempSync(join(tmpdir(), 'taskwire-consumer-'));
-  const appRoot = join(workRoot, 'app');
-  let server;
-  let browser;
+const timings = [];
+async function timed(label, work) {
+  const started = performance.now();
   try {
-    writeApp(appRoot);
-    const tarball = installTarball(workRoot, appRoot);
-    linkPeers(appRoot);
-    console.log(`installed ${tarball} into a fresh Vite React app in ${appRoot}`);
+    return await work();
+  } finally {
+    timings.push([label, performance.now() - started]);
+  }
+}
 
-    const configFile = join(appRoot, 'vite.config.js');
-    await build({ root: appRoot, configFile, logLevel: 'warn' });
-    console.log('built the app with vite build');
-    server = await preview({
+/** The newest modification time of any file under `folder`. */
+function newestChange(folder) {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Stops with a clear message when there is no build, and warns when src changed after it. */
+function checkBuild() {
+  const declarations = join(repoRoot, 'dist', 'index.d.ts');
+  if (!existsSync(declarations) || !existsSync(join(repoRoot, 'dist', 'index.js')))
+    throw new Error(
+      'There is no build in dist/: run npm run build first (npm run test:consumer does).',
+    );
+  if (newestChange(join(repoRoot, 'src')) > statSync(declarations).mtimeMs)
+    log('! src/ changed after the last build; the test checks dist/ as it is.');
+}
+
+/** The JavaScript the app shipped, in bytes and gzip bytes. */
+function appBundleSize(appRoot) {
+  const assets = join(appRoot, 'dist', 'assets');
+  let bytes = 0;
+  let gzipBytes = 0;
+  for (const name of readdirSync(assets).filter((file) => file.endsWith('.js'))) {
+    const content = readFileSync(join(assets, name));
+    bytes += content.length;
+    gzipBytes += gzipSync(content).length;
+  }
+  return { bytes, gzipBytes };
+}
+
+function describeError(error) {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/** Type-checks the app (type-check-app.mjs) in a child process and says what it checked. */
+async function typeCheckHalf(appRoot) {
+  const checked = await timed('type check', async () =>
+    JSON.parse(
+      await runNode(join(testRoot, 'type-check-app.mjs'), [appRoot], { timeoutMs: 120_000 }),
+    ),
+  );
+  for (const { project, files, declarations, expectedErrors } of checked.results) {
+    log(
+      `✓ TypeScript ${checked.version} (strict, moduleResolution bundler) finds no error in ${project}: ` +
+        `${files.join(', ')} and taskwire's ${declarations} .d.ts files` +
+        (expectedErrors > 0
+          ? `; each of its ${expectedErrors} @ts-expect-error lines is an error`
+          : ''),
+    );
+  }
+}
+
+/** Builds the app, serves it with vite preview and runs the browser checks (check-in-browser.mjs). */
+async function browserHalf(appRoot, executablePath) {
+  // Vite is imported late, so a missing build or browser is reported before it loads.
+  const { build, preview } = await import('vite');
+  const configFile = join(appRoot, 'vite.config.ts');
+  await timed('vite build', () => build({ root: appRoot, configFile, logLevel: 'warn' }));
+  const size = appBundleSize(appRoot);
+  log(
+    `✓ vite build: ${(size.bytes / 1024).toFixed(1)} kB of JavaScript, ${(size.gzipBytes / 1024).toFixed(1)} kB gzip`,
+  );
+
+  const server = await timed('vite preview start', () =>
+    preview({
       root: appRoot,
       configFile,
       preview: { port: 0, host: '127.0.0.1', strictPort: false },
-    });
-    const url = server.resolvedUrls?.local[0];
-    if (!url) throw new Error('vite preview reported no URL.');
-    console.log(`serving it with vite preview at ${url}`);
+    }),
+  );
+  cleanupSteps.push(() => server.close());
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview reported no URL.');
+  log(`✓ vite preview serves the app and the reference service (taskwire/vite) at ${url}`);
 
-    browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
-    const page = await browser.newPage();
-    const pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-    await page.goto(url);
-
-    const costPreview = page.locator('[data-state]').first();
-    await page.waitForFunction(
-      () => {
-        const state = document.querySelector('main [data-state]')?.getAttribute('data-state');
-        return state === 'free' || state === 'priced';
-      },
-      undefined,
-      { timeout: DEADLINE_MS },
-    );
-    console.log(
-      `cost preview: ${await costPreview.getAttribute('data-state')}, "${(await costPreview.innerText()).replace(/\s+/g, ' ')}"`,
-    );
-
-    await page.getByRole('button', { name: 'Render' }).click();
-    const progressSeen = new Set();
-    const deadline = Date.now() + DEADLINE_MS;
-    let status = '';
-    while (Date.now() < deadline) {
-      status = await page.getByTestId('status').innerText();
-      const now = await page.getByRole('progressbar').getAttribute('aria-valuenow');
-      if (now !== null) progressSeen.add(now);
-      if (['completed', 'failed', 'error', 'stopped'].includes(status)) break;
-      await page.waitForTimeout(20);
-    }
-    if (status !== 'completed')
-      throw new Error(`The stream ended as '${status}', not 'completed'.`);
-    console.log(`stream completed; progress values seen: ${[...progressSeen].join(', ')}`);
-    const between = [...progressSeen].filter((value) => Number(value) > 0 && Number(value) < 100);
-    if (between.length === 0)
-      throw new Error('The progress bar showed no value between 0 and 100.');
-
-    const table = page.getByRole('table');
-    await table.waitFor({ timeout: DEADLINE_MS });
-    console.log(`usage table: "${(await table.innerText()).replace(/\s+/g, ' ')}"`);
-    if (pageErrors.length > 0) throw new Error(`The page logged errors:\n${pageErrors.join('\n')}`);
-    console.log('consumer test passed');
-  } finally {
-    await browser?.close();
-    await server?.close();
-    rmSync(workRoot, { recursive: true, force: true });
-  }
+  let browser;
+  cleanupSteps.push(() => browser?.close());
+  const browserTimings = await checkInBrowser({
+    url,
+    executablePath,
+    log,
+    onBrowser: (launched) => (browser = launched),
+  });
+  for (const [label, ms] of Object.entries(browserTimings)) timings.push([`browser: ${label}`, ms]);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+async function main() {
+  checkBuild();
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('No Chromium found: run node scripts/ensure-chromium.mjs.');
+
+  const workRoot = mkdtempSync(join(tmpdir(), 'taskwire-consumer-'));
+  cleanupSteps.push(() => rmSync(workRoot, { recursive: true, force: true }));
+  const appRoot = join(workRoot, 'app');
+
+  const tarball = await timed('npm pack', () => packPackage(repoRoot, workRoot));
+  log(
+    `✓ npm pack: ${tarball.filename}, ${tarball.entryCount} files, ${(tarball.size / 1024).toFixed(1)} kB`,
+  );
+
+  const installed = await timed('write the app and install', async () => {
+    const appFiles = writeConsumerApp(appRoot, {
+      tarball: tarball.filename,
+      versions: declaredVersions(repoRoot, [...APP_PACKAGES, 'typescript']),
+    });
+    const manifest = await unpackTarball(tarball.path, appRoot);
+    const missingPeers = Object.keys(manifest.peerDependencies ?? {}).filter(
+      (name) => !APP_PACKAGES.includes(name),
+    );
+    if (missingPeers.length > 0)
+      throw new Error(`The app does not install the peers ${missingPeers.join(', ')}.`);
+    const dependencies = Object.keys(manifest.dependencies ?? {});
+    linkPackages(repoRoot, appRoot, [...APP_PACKAGES, ...dependencies]);
+    return { appFiles, manifest, dependencies };
+  });
+  log(
+    `✓ installed into a fresh Vite React app (${installed.appFiles.join(', ')}) in ${appRoot}; ` +
+      `peers ${Object.keys(installed.manifest.peerDependencies).join(', ')} and dependencies ` +
+      `${installed.dependencies.join(', ')} linked from our node_modules`,
+  );
+
+  // Two independent halves run side by side: the type check in a child process (CPU-bound, on
+  // the other core) and build → preview → browser here (mostly waiting on the demo tasks). Both
+  // run to their end, so a failure of one does not hide the outcome of the other.
+  const outcomes = await Promise.allSettled([
+    typeCheckHalf(appRoot),
+    browserHalf(appRoot, executablePath),
+  ]);
+  const failures = outcomes.filter((outcome) => outcome.status === 'rejected');
+  if (failures.length > 0) {
+    for (const { reason } of failures.slice(1)) console.error(describeError(reason));
+    throw failures[0].reason;
+  }
+
+  log('consumer test passed');
+}
+
+const started = performance.now();
+main()
+  .catch((error) => {
+    console.error(describeError(error));
+    console.error('consumer test FAILED');
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await timed('clean up', cleanUp);
+    clearTimeout(deadline);
+    log(
+      `timings: ${timings.map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`).join(', ')}; ` +
+        `total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    // Everything is closed by now, so Node should exit at once; if it does not, say what holds it.
+    setTimeout(() => {
+      console.error(`Still open after the test: ${process.getActiveResourcesInfo().join(', ')}`);
+      process.exit(1);
+    }, EXIT_GRACE_MS).unref();
+  });
