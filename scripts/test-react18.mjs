@@ -60,9 +60,11 @@ function install() {
     if (/^npm_config_(local_|global_)?prefix$/i.test(key)) delete environment[key];
   }
   // The npm running this script when there is one, else the npm on the PATH.
-  const npm = process.env.npm_execpath
-    ? { command: process.execPath, prefix: [process.env.npm_execpath] }
-    : { command: 'npm', prefix: [] };
+  const npmCli = process.env.npm_execpath;
+  const npm =
+    npmCli && /npm-cli\.c?js$/.test(npmCli)
+      ? { command: process.execPath, prefix: [npmCli] }
+      : { command: 'npm', prefix: [] };
   const started = performance.now();
   const result = spawnSync(
     npm.command,
@@ -90,7 +92,13 @@ function install() {
     process.exit(1);
   }
   rmSync(cacheDirectory, { recursive: true, force: true });
-  renameSync(staging, cacheDirectory);
+  try {
+    renameSync(staging, cacheDirectory);
+  } catch (error) {
+    // A run started at the same time got there first; its install is as good as this one.
+    rmSync(staging, { recursive: true, force: true });
+    if (!isInstalled(cacheDirectory)) throw error;
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`React 18: installed react and react-dom ${REACT_VERSION} in ${seconds} s.`);
 }
