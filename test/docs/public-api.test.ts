@@ -162,6 +162,32 @@ describe('public API', () => {
     expect(missing, 'names missing from the API reference in README.md').toEqual([]);
   });
 
+  it('points every in-page link of the README at one of its headings', () => {
+    // GitHub's anchors: the heading's text, lower case, punctuation dropped, spaces as hyphens, and
+    // -1, -2… after repeats. Lines inside code fences are no headings.
+    const anchors = new Set<string>();
+    const seen = new Map<string, number>();
+    let inFence = false;
+    for (const line of readme.split('\n')) {
+      if (line.startsWith('```')) inFence = !inFence;
+      const heading = inFence ? null : /^#{1,6} (.*)$/.exec(line);
+      if (!heading?.[1]) continue;
+      const slug = heading[1]
+        .toLowerCase()
+        .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+        .replace(/ /g, '-');
+      const count = seen.get(slug) ?? 0;
+      seen.set(slug, count + 1);
+      anchors.add(count === 0 ? slug : `${slug}-${count}`);
+    }
+    const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1] ?? '');
+    expect(links.length).toBeGreaterThan(0);
+    expect(
+      links.filter((link) => !anchors.has(link)),
+      'README links to headings that do not exist',
+    ).toEqual([]);
+  });
+
   it('keeps every README code block marked with a file identical to that file', () => {
     const marked = [...readme.matchAll(/<!-- code: (\S+) -->\s*```\w*\n([\s\S]*?)```/g)];
     expect(marked.length, 'README.md marks no code block with <!-- code: PATH -->').toBeGreaterThan(
