@@ -10,24 +10,17 @@ export { TaskwireError, type TaskwireErrorCode, type TaskwireErrorDetails } from
 export { isSafeAppLink, isSafeWebLink } from './core/links.js';
 export {
   chargedCredits,
-  completedEventSchema,
   creditsAgree,
   CREDITS_TOLERANCE,
   describeIssues,
   envelopeSchema,
   errorBodySchema,
   eventReferenceSchema,
-  executeRecordSchema,
-  failedEventSchema,
   failureSchema,
   findUsageInconsistency,
   isFinalEvent,
   isTerminalStatus,
   jsonObjectSchema,
-  knownStreamEventSchemas,
-  optionsResultSchema,
-  partialResultEventSchema,
-  progressEventSchema,
   progressSchema,
   submitAnswerSchema,
   TASK_NAME_PATTERN,
@@ -58,6 +51,14 @@ export {
   type Usage,
   type UsageDetail,
 } from './core/schemas.js';
+export { executeRecordSchema, optionsResultSchema } from './core/start-task.js';
+export {
+  completedEventSchema,
+  failedEventSchema,
+  knownStreamEventSchemas,
+  partialResultEventSchema,
+  progressEventSchema,
+} from './core/stream-event-schemas.js';
 export type {
   GetResultOptions,
   NotificationRequest,

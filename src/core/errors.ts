@@ -34,22 +34,23 @@ function isRetryableStatus(status: number): boolean {
  * An error of the taskwire client. Check with {@link TaskwireError.isInstance}, which also works
  * across duplicate copies of the package, then switch on `code`.
  */
+// Fields are `declare`d and set in the constructor: no field initialisers to emit twice.
 export class TaskwireError extends Error {
   override readonly name = 'TaskwireError';
   /** What kind of failure this is. */
-  readonly code: TaskwireErrorCode;
+  declare readonly code: TaskwireErrorCode;
   /** HTTP status, for `http` and for the service's `EXECUTE_TIMEOUT`. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The service's `reason`, when it sent an error body. */
-  readonly reason: string | undefined;
+  declare readonly reason: string | undefined;
   /** The parsed error body, or the raw text when it was not JSON. */
-  readonly body: ErrorBody | string | undefined;
+  declare readonly body: ErrorBody | string | undefined;
   /** The id of the task this error concerns, when known. */
-  readonly taskId: string | undefined;
+  declare readonly taskId: string | undefined;
   /** The delay the service asked for before a retry, in milliseconds. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** Whether sending the same request again later may succeed (408, 429, 5xx, network). */
-  readonly retryable: boolean;
+  declare readonly retryable: boolean;
   /** Brand read by {@link TaskwireError.isInstance}; a symbol from the global registry, so copies agree. */
   readonly [marker] = true;
 

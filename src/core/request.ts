@@ -4,7 +4,7 @@
  * message.
  */
 import * as z from 'zod/mini';
-import { TaskwireError, type TaskwireErrorDetails } from './errors.js';
+import { TaskwireError } from './errors.js';
 import { parseRetryAfter } from './retry-after.js';
 import { describeIssues, errorBodySchema, taskIdSchema, type ErrorBody } from './schemas.js';
 import type { TokenSource } from './types.js';
@@ -84,20 +84,16 @@ export function noop(): void {}
 /** Bytes a header value may hold: `Headers` throws (quoting the value) on CR, LF, NUL or non-Latin-1. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-async function readToken(source: TokenSource, label: string): Promise<string> {
-  const token = typeof source === 'function' ? await source() : source;
-  // Checked here so that no TypeError from `Headers` can ever quote the token.
-  if (typeof token !== 'string' || !HEADER_VALUE.test(token)) {
-    throw refusal('INVALID_HEADER', `The ${label} is not a string that can be sent in a header.`);
-  }
-  return token;
-}
-
-function checkedHeader(value: string, name: string): string {
-  if (!HEADER_VALUE.test(value)) {
-    throw refusal('INVALID_HEADER', `The ${name} header holds characters that cannot be sent.`);
+/** Checks a header value here, so that no TypeError from `Headers` can ever quote a token. */
+function headerValue(value: unknown, what: string): string {
+  if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+    throw refusal('INVALID_HEADER', `The ${what} is not a string that can be sent in a header.`);
   }
   return value;
+}
+
+async function readToken(source: TokenSource, what: string): Promise<string> {
+  return headerValue(typeof source === 'function' ? await source() : source, what);
 }
 
 /** An absolute URL scheme such as `http:`. */
@@ -131,19 +127,16 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
       readToken(context.clientToken, 'client token'),
     ]);
     if (signal.aborted) throw abortedError(signal);
-    const headers = new Headers({
+    const headers: Record<string, string> = {
+      ...outgoing.headers,
       accept: outgoing.accept,
       authorization: `Bearer ${userToken}`,
       'x-app-authorization': `Bearer ${clientToken}`,
-    });
-    if (context.platform !== undefined)
-      headers.set('platform', checkedHeader(context.platform, 'platform'));
-    if (context.touchpoint !== undefined) {
-      headers.set('x-touchpoint', checkedHeader(context.touchpoint, 'x-touchpoint'));
-    }
-    if (outgoing.body !== undefined) headers.set('content-type', 'application/json');
-    for (const [name, value] of Object.entries(outgoing.headers ?? {}))
-      headers.set(name, checkedHeader(value, name));
+    };
+    if (context.platform !== undefined) headers.platform = context.platform;
+    if (context.touchpoint !== undefined) headers['x-touchpoint'] = context.touchpoint;
+    if (outgoing.body !== undefined) headers['content-type'] = 'application/json';
+    for (const name in headers) headerValue(headers[name], `${name} value`);
     const request = new Request(url, {
       method: outgoing.method,
       headers,
@@ -208,31 +201,23 @@ export async function errorFromResponse(
   taskId?: string,
 ): Promise<TaskwireError> {
   const text = await readText(response, signal, taskId);
-  let body: ErrorBody | string = text;
+  let body: ErrorBody | undefined;
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) body = parsed.data;
+    body = errorBodySchema.safeParse(JSON.parse(text)).data;
   } catch {
     // Not JSON: the text itself is the body.
   }
-  const details: TaskwireErrorDetails = {
-    status: response.status,
-    body,
-    taskId: typeof body === 'object' ? (body.taskId ?? taskId) : taskId,
+  const { status } = response;
+  const message = body
+    ? `The service answered ${status} ${body.reason}: ${body.message}`
+    : `The service answered ${status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+  return new TaskwireError(body?.reason === 'EXECUTE_TIMEOUT' ? 'timeout' : 'http', message, {
+    status,
+    body: body ?? text,
+    reason: body?.reason,
+    taskId: body?.taskId ?? taskId,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-  };
-  if (typeof body === 'string') {
-    const statusText = response.statusText ? ` ${response.statusText}` : '';
-    return new TaskwireError(
-      'http',
-      `The service answered ${response.status}${statusText}.`,
-      details,
-    );
-  }
-  details.reason = body.reason;
-  const message = `The service answered ${response.status} ${body.reason}: ${body.message}`;
-  if (body.reason === 'EXECUTE_TIMEOUT') return new TaskwireError('timeout', message, details);
-  return new TaskwireError('http', message, details);
+  });
 }
 
 /** A `protocol` error about an answer or event; `what` says which one. */

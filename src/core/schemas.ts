@@ -7,6 +7,8 @@
  * the task.
  */
 import * as z from 'zod/mini';
+import type { executeRecordSchema, optionsResultSchema } from './start-task.js';
+import type { failedEventSchema, progressEventSchema } from './stream-event-schemas.js';
 
 /** The four states of a task (§3). */
 export const taskStatusSchema = z.enum(['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
@@ -121,13 +123,7 @@ export const failureSchema = z.object({
 export type TaskFailure = z.infer<typeof failureSchema>;
 
 /** The body of a non-2xx answer (CONTRACT 1.2); `taskId` is set on `EXECUTE_TIMEOUT`. */
-export const errorBodySchema = z.object({
-  status: z.literal('error'),
-  statusCode: z.number(),
-  reason: z.string(),
-  message: z.string(),
-  taskId: z.optional(taskIdSchema),
-});
+export const errorBodySchema = z.extend(failureSchema, { taskId: z.optional(taskIdSchema) });
 /** The body of an error answer. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -156,13 +152,6 @@ export const submitAnswerSchema = z.object({
 /** The id and first state of a submitted task. */
 export type SubmitAnswer = z.infer<typeof submitAnswerSchema>;
 
-/** The answer of Execute (§4.4, CONTRACT 1.6). */
-export const executeRecordSchema = z.object({
-  id: taskIdSchema,
-  status: z.enum(['COMPLETED', 'FAILED']),
-  result: z.nullable(z.unknown()),
-  usage: z.optional(usageSchema),
-});
 /** The final outcome of an executed task. A FAILED task carries its {@link TaskFailure} in `result`. */
 export type ExecuteRecord<Result = unknown> = Omit<
   z.infer<typeof executeRecordSchema>,
@@ -171,12 +160,6 @@ export type ExecuteRecord<Result = unknown> = Omit<
   result: Result | TaskFailure | null;
 };
 
-/** The answer of Options (§2.6, §4.5): the credit cost, or `{}` when the task has no monetization. */
-export const optionsResultSchema = z.object({
-  monetization: z.optional(z.object({ toolId: z.string() })),
-  usageAmount: z.optional(z.number().check(z.nonnegative())),
-  credits: z.optional(z.number().check(z.nonnegative())),
-});
 /** What a task would cost: the resolved tool, usage amount and credits; `{}` when it is free. */
 export type OptionsResult = z.infer<typeof optionsResultSchema>;
 
@@ -184,29 +167,6 @@ export type OptionsResult = z.infer<typeof optionsResultSchema>;
 export function envelopeSchema<Schema extends z.ZodMiniType>(response: Schema) {
   return z.object({ status: z.literal('success'), response });
 }
-
-/** `task.progress` (§6.1). */
-export const progressEventSchema = z.object({
-  type: z.literal('task.progress'),
-  percent: z.number(),
-  estimatedSecondsLeft: z.number(),
-});
-/** `task.partial-result` (§6.1). */
-export const partialResultEventSchema = z.object({
-  type: z.literal('task.partial-result'),
-  result: jsonObjectSchema,
-});
-/** `task.completed` (§6.1): the final result (null when the task returns none) and usage. */
-export const completedEventSchema = z.object({
-  type: z.literal('task.completed'),
-  result: z.nullable(jsonObjectSchema),
-  usage: z.optional(usageSchema),
-});
-/** `task.failed` (§6.1). */
-export const failedEventSchema = z.object({
-  type: z.literal('task.failed'),
-  result: failureSchema,
-});
 
 /** A progress update from a stream. */
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
@@ -242,14 +202,6 @@ export type StreamEvent<Result = JsonObject> =
   | CustomEvent
   | UnknownTaskEvent;
 
-/** The schema of each known stream event type, by type. */
-export const knownStreamEventSchemas = {
-  'task.progress': progressEventSchema,
-  'task.partial-result': partialResultEventSchema,
-  'task.completed': completedEventSchema,
-  'task.failed': failedEventSchema,
-} as const;
-
 /** Whether an event ends its stream. */
 export function isFinalEvent(event: {
   type: string;
@@ -260,11 +212,18 @@ export function isFinalEvent(event: {
 /** The rule for task names (CONTRACT §1), checked before any request is made. */
 export const TASK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-/** Renders zod issues as one line that names the first bad field. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+/**
+ * Renders zod issues as one line that names the first bad field, its path prefixed with `under`
+ * (such as `['response', 'result']` for a value checked on its own).
+ */
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  under: readonly PropertyKey[] = [],
+): string {
   const first = issues[0];
   if (!first) return 'invalid value';
-  const path = first.path.length > 0 ? first.path.map(String).join('.') : '(root)';
+  const steps = [...under, ...first.path];
+  const path = steps.length > 0 ? steps.map(String).join('.') : '(root)';
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
   return `${path}: ${first.message}${more}`;
 }

@@ -12,13 +12,8 @@ import {
   protocolError,
   raceAbort,
 } from './request.js';
-import {
-  describeIssues,
-  isFinalEvent,
-  knownStreamEventSchemas,
-  taskIdSchema,
-  type ProgressEvent,
-} from './schemas.js';
+import { describeIssues, isFinalEvent, taskIdSchema, type ProgressEvent } from './schemas.js';
+import { knownStreamEventSchemas } from './stream-event-schemas.js';
 import {
   createEventStreamReader,
   EventTooLargeError,
@@ -31,8 +26,8 @@ import type { TaskStream } from './types.js';
 export interface TaskEventStreamSetup {
   /** Checks the call and sends the POST (the one retry after a 401 included); never called twice. */
   open(signal: AbortSignal): Promise<Response>;
-  /** The cap on one event, in bytes. */
-  maxEventBytes: number;
+  /** The cap on one event, in bytes. Defaults to the reader's 16 MiB. */
+  maxEventBytes: number | undefined;
   /** The task's result schema, for partial and final results; any JSON object without one. */
   resultSchema: z.core.$ZodType | undefined;
   /** The task's custom event schema; any `event.*` object without one. */
@@ -70,11 +65,6 @@ export function fastProgressEvent(fields: Record<string, unknown>): ProgressEven
     return { type: 'task.progress', percent, estimatedSecondsLeft };
   }
   return undefined;
-}
-
-/** Renders issues found under `prefix` (such as `result`) with their full path. */
-function describeUnder(prefix: string, issues: readonly z.core.$ZodIssue[]): string {
-  return describeIssues(issues.map((issue) => ({ ...issue, path: [prefix, ...issue.path] })));
 }
 
 /**
@@ -291,7 +281,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   }
 
   #shapeError(type: string, issues: readonly z.core.$ZodIssue[], under?: string): TaskwireError {
-    const problem = under === undefined ? describeIssues(issues) : describeUnder(under, issues);
+    const problem = describeIssues(issues, under === undefined ? [] : [under]);
     return protocolError(`The stream event '${type}'`, problem, this.#taskId);
   }
 

@@ -9,7 +9,7 @@ import {
   type PollingPolicyOptions,
   type PollState,
 } from '../core/polling-policy.js';
-import { isTerminalStatus, type OptionsResult, type TaskRecord } from '../core/schemas.js';
+import type { OptionsResult, TaskRecord } from '../core/schemas.js';
 import type { TaskClient, TaskName, TaskParams, TaskResult, TaskSchemas } from '../core/types.js';
 
 /** Query keys of taskwire's queries: `['taskwire', 'result', task, id]`, `['taskwire', 'options', task, params]`. */
@@ -80,10 +80,6 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   id: string,
   config: TaskResultQueryConfig = {},
 ) {
-  const isTerminal = (query: ResultQuery) => {
-    const status = query.state.data?.status;
-    return status !== undefined && isTerminalStatus(status);
-  };
   return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
     queryKey: taskwireKeys.result(task, id),
     queryFn: async ({ signal }) => {
@@ -100,8 +96,8 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
     // Polling does its own backoff; TanStack's retries would multiply the requests.
     retry: false,
     // Fresh until the next poll is due, so a component mounting between two polls joins the schedule.
+    // A terminal record, or polling that stopped, is never stale.
     staleTime: (query) => {
-      if (isTerminal(query as ResultQuery)) return Infinity;
       const delay = nextPollDelay(pollStateOf(query as ResultQuery), config.polling);
       return delay === false ? Infinity : delay;
     },

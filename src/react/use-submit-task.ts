@@ -7,6 +7,7 @@ import { createSubmitCoalescer } from '../core/submit-coalescer.js';
 import type { NotificationRequest, TaskName, TaskParams } from '../core/types.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
+import { useStartPaths } from './use-start-paths.js';
 
 /** What `mutate` of {@link useSubmitTask} takes. */
 export interface SubmitTaskVariables<Params> {
@@ -47,6 +48,7 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
   options: UseSubmitTaskOptions = {},
 ): UseSubmitTaskResult<TaskParams<RegisteredTasks, Name>> {
   const client = useTaskClient();
+  useStartPaths();
   const [coalescer] = useState(createSubmitCoalescer);
   const maxRetries = options.retry ?? 3;
   return useMutation<

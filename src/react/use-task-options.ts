@@ -7,6 +7,7 @@ import type { TaskName, TaskParams } from '../core/types.js';
 import { taskOptionsQueryOptions } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
+import { useStartPaths } from './use-start-paths.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 
 /** Options of {@link useTaskOptions}. */
@@ -33,6 +34,7 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   options: UseTaskOptionsOptions = {},
 ): UseTaskOptionsResult {
   const client = useTaskClient();
+  useStartPaths();
   const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
   const schema = client.tasks?.[task]?.params;
   const valid = debounced !== undefined && (!schema || z.safeParse(schema, debounced).success);

@@ -9,6 +9,7 @@ import type { TaskCustomEvent, TaskName, TaskParams, TaskResult } from '../core/
 import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
+import { useStartPaths } from './use-start-paths.js';
 import { useTaskResult } from './use-task-result.js';
 
 /** Options of {@link useTaskStream}. */
@@ -68,6 +69,8 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     controller.getSnapshot,
     controller.getSnapshot,
   );
+
+  useStartPaths(true);
 
   // Disposal waits a tick: StrictMode unmounts and remounts at once, and must find the stream alive.
   const pendingDispose = useRef<ReturnType<typeof setTimeout>>(undefined);

@@ -5,7 +5,8 @@
  */
 import * as z from 'zod/mini';
 import type { OptionsResult } from '../core/schemas.js';
-import { describeIssues, optionsResultSchema, TASK_NAME_PATTERN } from '../core/schemas.js';
+import { describeIssues, TASK_NAME_PATTERN } from '../core/schemas.js';
+import { optionsResultSchema } from '../core/start-task.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import {
   authenticate,

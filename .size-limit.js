@@ -1,0 +1,62 @@
+/**
+ * Size budgets, checked by `npm run check:package` (gzip, minified by esbuild). The peers and zod are
+ * left out: an app has them anyway. "At start" leaves out what the client loads with `import()` on
+ * first use (starting tasks, the stream path: src/core/load-on-first-use.ts), as an app's bundler
+ * leaves it out of the first chunk; the figures with it loaded are printed too, so both costs are on
+ * record.
+ */
+const ignore = ['react', 'react-dom', '@tanstack/react-query', 'zod'];
+
+/** Marks every `import()` external, so the figure is what loads before the first stream. */
+function atStart(config) {
+  const lazyChunksLeftOut = {
+    name: 'lazy-chunks-left-out',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+  return { ...config, plugins: [...(config.plugins ?? []), lazyChunksLeftOut] };
+}
+
+function budget(name, names, limit, options = {}) {
+  return {
+    name,
+    path: 'dist/index.js',
+    import: `{ ${names} }`,
+    ignore,
+    gzip: true,
+    limit,
+    ...options,
+  };
+}
+
+export default [
+  budget(
+    'minimal import at start: createTaskClient + useTaskResult',
+    'createTaskClient, useTaskResult',
+    '5 kB',
+    {
+      modifyEsbuildConfig: atStart,
+    },
+  ),
+  budget(
+    'minimal import, with all it loads on first use',
+    'createTaskClient, useTaskResult',
+    '8.5 kB',
+  ),
+  budget(
+    'every hook + client at start',
+    'createTaskClient, TaskwireProvider, useSubmitTask, useTaskResult, useTaskStream, useTaskOptions, useExecuteTask',
+    '8 kB',
+    { modifyEsbuildConfig: atStart },
+  ),
+  budget('TaskProgress', 'TaskProgress', '2.5 kB'),
+  budget('CreditCostPreview', 'CreditCostPreview', '2.5 kB'),
+  budget('UsageBreakdown', 'UsageBreakdown', '2.5 kB'),
+  budget('TaskStatusBadge', 'TaskStatusBadge', '1 kB'),
+  budget('TaskEventList', 'TaskEventList', '1 kB'),
+  budget('NotificationActions', 'NotificationActions', '1.25 kB'),
+  { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '3 kB' },
+];
