@@ -203,7 +203,7 @@ export async function checkInBrowser({ url, executablePath, log, onBrowser }) {
   const definitions = await translate.getByRole('definition').allInnerTexts();
   check(
     same(terms, ['Tool', 'Usage']) &&
-      same(definitions, [quote.monetization.toolId, tableNumber.format(quote.usageAmount)]),
+      same(definitions, [quote.monetization.toolId, creditNumber.format(quote.usageAmount)]),
     `The cost preview details are ${JSON.stringify(terms)} = ${JSON.stringify(definitions)}.`,
   );
   log(

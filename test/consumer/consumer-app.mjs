@@ -5,8 +5,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
+const SENTENCES = 6;
 /** The text the app prices and translates: 270 characters, so 3 started blocks of 100. */
-export const TRANSLATE_TEXT = 'The quick brown fox jumps over the lazy dog. '.repeat(6);
+export const TRANSLATE_TEXT = SENTENCE.repeat(SENTENCES);
 /** The language the app translates into. */
 export const TARGET_LANGUAGE = 'fr';
 /** Frames of the streamed render: 20 frames of 100 ms, about 2 s, long enough to see the bar move. */
@@ -181,14 +183,14 @@ const translatePanelTsx = `import {
   useTaskResult,
 } from 'taskwire';
 
-const params = { text: ${JSON.stringify(TRANSLATE_TEXT)}, targetLanguage: '${TARGET_LANGUAGE}' };
+const params = { text: '${SENTENCE}'.repeat(${SENTENCES}), targetLanguage: '${TARGET_LANGUAGE}' };
 
 /** Prices a translation, submits it, polls it to its end and shows what it cost. */
 export function TranslatePanel() {
   const quote = useTaskOptions('translate-text', params);
   const submit = useSubmitTask('translate-text');
   const taskId = submit.data?.id;
-  const record = useTaskResult('translate-text', taskId, { polling: { minIntervalMs: 100 } });
+  const record = useTaskResult('translate-text', taskId);
   const status = record.data?.status ?? (submit.isIdle ? 'idle' : 'queued');
   const result = record.data?.status === 'COMPLETED' ? record.data.result : null;
   const translated = result && !('reason' in result) ? result : undefined;

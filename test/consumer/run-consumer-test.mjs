@@ -2,10 +2,11 @@
 /* global process, console, performance, setTimeout, clearTimeout -- a Node script */
 // The consumer test: `node test/consumer/run-consumer-test.mjs` after `npm run build`
 // (`npm run test:consumer` does both). It packs the package with `npm pack`, installs the tarball
-// into a fresh Vite React app written to a temporary folder (consumer-app.mjs), type-checks that
-// app against the tarball's .d.ts files, builds it, serves it with `vite preview` (the reference
-// service mounted by `taskwire/vite`), and in headless Chromium prices a translation, submits and
-// polls it, streams a render to completion, and checks both usage tables (check-in-browser.mjs).
+// into a fresh Vite React app written to a temporary folder (consumer-app.mjs), then, side by
+// side, type-checks that app against the tarball's .d.ts files in a child process
+// (type-check-app.mjs) and builds it, serves it with `vite preview` (the reference service mounted
+// by `taskwire/vite`) and in headless Chromium prices a translation, submits and polls it, streams
+// a render to completion, and checks both usage tables (check-in-browser.mjs).
 //
 // Offline by design (install-package.mjs): the tarball is unpacked where npm would put it, and the
 // app's other packages are symlinks to this repository's node_modules, so no registry is asked.
@@ -134,12 +135,28 @@ async function typeCheckHalf(appRoot) {
 /** Builds the app, serves it with vite preview and runs the browser checks (check-in-browser.mjs). */
 async function browserHalf(appRoot, executablePath) {
   // Vite is imported late, so a missing build or browser is reported before it loads.
-  const { build, preview } = await import('vite');
+  const { build, createLogger, preview } = await import('vite');
   const configFile = join(appRoot, 'vite.config.ts');
-  await timed('vite build', () => build({ root: appRoot, configFile, logLevel: 'warn' }));
+  // A consumer's build should be quiet: a warning (a directive Rollup drops, a missing export, an
+  // unresolved import left external) is a packaging problem, so it fails the test.
+  const warnings = [];
+  const logger = createLogger('warn');
+  const customLogger = {
+    ...logger,
+    warn: (message, options) => {
+      warnings.push(message);
+      logger.warn(message, options);
+    },
+    warnOnce: (message, options) => {
+      warnings.push(message);
+      logger.warnOnce(message, options);
+    },
+  };
+  await timed('vite build', () => build({ root: appRoot, configFile, customLogger }));
+  if (warnings.length > 0) throw new Error(`vite build of the app warned:\n${warnings.join('\n')}`);
   const size = appBundleSize(appRoot);
   log(
-    `✓ vite build: ${(size.bytes / 1024).toFixed(1)} kB of JavaScript, ${(size.gzipBytes / 1024).toFixed(1)} kB gzip`,
+    `✓ vite build, without a warning: ${(size.bytes / 1024).toFixed(1)} kB of JavaScript, ${(size.gzipBytes / 1024).toFixed(1)} kB gzip`,
   );
 
   const server = await timed('vite preview start', () =>
