@@ -16,6 +16,7 @@ import {
 import { pastExecuteLimitSeconds } from './live-service-config.js';
 import { liveMode, liveService, liveTiming, type LiveFetch } from './live-service.js';
 import { field, tabTo, timeFor } from './live-story-tools.js';
+import { cutStreamBody } from '../../test/support/cut-stream-body.js';
 import { JsonText, TaskRecordView } from './task-record-view.js';
 
 /** The demo tasks a flow can run, picked in the controls. */
@@ -341,35 +342,14 @@ export const ExecutePastTheLimit: Story = {
   },
 };
 
-/**
- * A transport fault, not a mock: the real stream from the service is passed through, but its body
- * is cut (a network error) after `chunks` chunks, as a dropped connection would.
- */
+/** Cuts each stream's body after `chunks` chunks (a dropped connection), counting the streams. */
 function cutStreamsAfter(chunks: number, counter: { streams: number }) {
   return (fetch: LiveFetch): LiveFetch =>
     async (request) => {
       const response = await fetch(request);
-      if (!new URL(request.url).pathname.endsWith('/stream') || !response.body) return response;
+      if (!new URL(request.url).pathname.endsWith('/stream')) return response;
       counter.streams += 1;
-      const reader = response.body.getReader();
-      let passed = 0;
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (passed >= chunks) {
-            await reader.cancel();
-            controller.error(new TypeError('The connection dropped (story transport fault).'));
-            return;
-          }
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else {
-            passed += 1;
-            controller.enqueue(value);
-          }
-        },
-        cancel: (reason) => reader.cancel(reason),
-      });
-      return new Response(body, { status: response.status, headers: response.headers });
+      return cutStreamBody(response, chunks);
     };
 }
 

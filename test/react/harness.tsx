@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { cutStreamBody } from '../support/cut-stream-body.js';
 import { createTaskClient } from '../../src/client.js';
 import { TaskwireProvider } from '../../src/react/index.js';
 import {
@@ -70,7 +71,7 @@ export function losingAnswers(inner: Transport, times: number): Transport & { lo
   return Object.assign(transport, { lost });
 }
 
-/** A transport that cuts a stream's body after `chunks` chunks, as a dropped connection does. */
+/** Cuts every stream answer after `chunks` chunks (see `cutStreamBody`); other answers pass. */
 export function cuttingStreams(
   inner: Transport,
   chunks: number,
@@ -78,28 +79,8 @@ export function cuttingStreams(
 ): Transport {
   return async (request) => {
     const response = await inner(request);
-    if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body)
-      return response;
-    const reader = response.body.getReader();
-    let passed = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (passed >= chunks) {
-          await reader.cancel();
-          controller.error(new TypeError('terminated: other side closed'));
-          return;
-        }
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else {
-          passed += 1;
-          controller.enqueue(value);
-        }
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    const headers = new Headers(response.headers);
-    if (options.dropTaskId) headers.delete('x-task-id');
-    return new Response(body, { status: response.status, headers });
+    return response.headers.get('content-type')?.startsWith('text/event-stream')
+      ? cutStreamBody(response, chunks, options)
+      : response;
   };
 }
