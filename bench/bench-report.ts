@@ -1,13 +1,68 @@
-/** What every benchmark module reports to `bench/run.ts`, which prints it as a table. */
+/**
+ * What every benchmark module reports to `bench/run.ts`: a detailed table with notes, and one
+ * {@link BenchGoal} per goal for the summary table (and its JSON, which `bench/readme-table.ts`
+ * turns into the README's table).
+ */
 
 /** One row of a bench's table: column name to cell. */
 export interface BenchRow {
   [column: string]: string | number;
 }
 
-/** A bench's table, with notes printed under it. A cell of `MISMATCH` makes `npm run bench` fail. */
+/** `PASS` when the goal is met, `MISS` when not, `info` for a figure shown without a goal. */
+export type BenchVerdict = 'PASS' | 'MISS' | 'info';
+
+/** One goal of a benchmark: our figure, the baseline measured in the same run, and the verdict. */
+export interface BenchGoal {
+  /** Which benchmark, e.g. `useTaskStream commits`. */
+  benchmark: string;
+  /** What the figure counts or times, e.g. `commits showing events, 10,000 events in one chunk`. */
+  measure: string;
+  /** Our figure, formatted with its unit. */
+  figure: string;
+  /** The same measure for the baseline, measured in the same run, named; `—` when there is none. */
+  baseline: string;
+  /** How the figure compares with the baseline, e.g. `13.8× fewer`; `—` when there is no baseline. */
+  ratio: string;
+  /** The goal, e.g. `≤ 1 per frame`; `—` for a figure shown without a goal. */
+  goal: string;
+  verdict: BenchVerdict;
+  /** The raw numbers behind `figure`, `baseline` and `ratio`, for machines reading the JSON. */
+  values: { figure: number; baseline?: number; ratio?: number };
+}
+
+/** A bench's table, with notes printed under it and its goals. A cell of `MISMATCH` makes `npm run bench` fail. */
 export interface BenchReport {
   title: string;
   rows: BenchRow[];
   notes: string[];
+  goals: BenchGoal[];
+}
+
+/** `PASS` or `MISS`. */
+export function verdict(met: boolean): BenchVerdict {
+  return met ? 'PASS' : 'MISS';
+}
+
+/** A whole number with thousands separators, `12,345`. */
+export function formatCount(value: number): string {
+  return Math.round(value).toLocaleString('en');
+}
+
+/** How many times fewer `ours` is than `baseline`: `13.8× fewer`, `same`, or `1.2× more`. */
+export function fewerText(ours: number, baseline: number, unit = ''): string {
+  const suffix = unit === '' ? '' : ` ${unit}`;
+  if (ours === baseline) return 'same';
+  if (ours === 0) return `none against ${baseline}`;
+  const ratio = baseline / ours;
+  return ratio >= 1
+    ? `${ratio.toFixed(1)}× fewer${suffix}`
+    : `${(1 / ratio).toFixed(1)}× more${suffix}`;
+}
+
+/** The goal line printed under a bench's table: verdict, goal and figures. */
+export function goalLine(goal: BenchGoal): string {
+  const against = goal.baseline === '—' ? '' : `; ${goal.baseline}`;
+  const ratio = goal.ratio === '—' ? '' : ` (${goal.ratio})`;
+  return `${goal.verdict.padEnd(4)}  ${goal.benchmark}, ${goal.measure}: ${goal.figure}${against}${ratio}. Goal: ${goal.goal}.`;
 }

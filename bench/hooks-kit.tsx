@@ -1,5 +1,5 @@
 /**
- * What the hook benchmarks share: the report shape `bench/run.ts` prints, real rendering with
+ * What the hook benchmarks share: real rendering with
  * `createRoot` into the jsdom document, and a reference service in-process with a real client over it.
  */
 import { frames } from './hooks-dom.js';
@@ -31,11 +31,6 @@ const { createRoot } = createRequire(import.meta.url)(
 /** Which React build renders: `production (profiling)` or `development`. */
 export const reactBuild =
   process.env.NODE_ENV === 'production' ? 'production (profiling)' : 'development';
-
-/** `PASS` or `MISS`, for a goal line. */
-export function verdict(met: boolean): string {
-  return met ? 'PASS' : 'MISS';
-}
 
 /** Waits `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {

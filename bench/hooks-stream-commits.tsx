@@ -9,8 +9,15 @@ import { Profiler, useEffect, useLayoutEffect, useState } from 'react';
 import * as z from 'zod/mini';
 import { useTaskStream } from '../src/react/index.js';
 import { defineTask } from '../src/reference/index.js';
-import type { BenchReport } from './bench-report.js';
-import { createServiceSetup, mount, reactBuild, sleep, until, verdict } from './hooks-kit.js';
+import {
+  fewerText,
+  formatCount,
+  goalLine,
+  verdict,
+  type BenchGoal,
+  type BenchReport,
+} from './bench-report.js';
+import { createServiceSetup, mount, reactBuild, sleep, until } from './hooks-kit.js';
 
 const EVENTS = 10_000;
 
@@ -98,7 +105,10 @@ function NaiveConsumer(props: {
  * Hands the service's stream body to the client either whole, as one chunk, or chunk by chunk as
  * the service wrote it, and notes when the client read the chunk that holds the final event.
  */
-function deliveringAs(delivery: Delivery, arrival: { finalAt: number; chunks: number }) {
+function deliveringAs(
+  delivery: Delivery,
+  arrival: { finalAt: number; finalFrame: number; chunks: number },
+) {
   return async (request: Request, service: (request: Request) => Promise<Response>) => {
     const response = await service(request);
     if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body)
@@ -126,8 +136,10 @@ function deliveringAs(delivery: Delivery, arrival: { finalAt: number; chunks: nu
             return;
           }
           arrival.chunks += 1;
-          if (decoder.decode(chunk).includes('"type":"task.completed"'))
+          if (decoder.decode(chunk).includes('"type":"task.completed"')) {
             arrival.finalAt = performance.now();
+            arrival.finalFrame = frames.current;
+          }
           controller.enqueue(chunk);
         },
         cancel: (reason) => reader.cancel(reason),
@@ -143,7 +155,10 @@ function deliveringAs(delivery: Delivery, arrival: { finalAt: number; chunks: nu
  * The same client, but its streams note when they hand the final event to their reader (the hook):
  * a timing tap, the events themselves pass through untouched.
  */
-function tappingFinalEvent(client: StreamClient, arrival: { finalHandedAt: number }): StreamClient {
+function tappingFinalEvent(
+  client: StreamClient,
+  arrival: { finalHandedAt: number; finalHandedFrame: number },
+): StreamClient {
   const stream: StreamClient['stream'] = (task, params, options) => {
     const inner = client.stream(task, params, options);
     return {
@@ -152,7 +167,10 @@ function tappingFinalEvent(client: StreamClient, arrival: { finalHandedAt: numbe
       },
       async *[Symbol.asyncIterator]() {
         for await (const event of inner) {
-          if (event.type === 'task.completed') arrival.finalHandedAt = performance.now();
+          if (event.type === 'task.completed') {
+            arrival.finalHandedAt = performance.now();
+            arrival.finalHandedFrame = frames.current;
+          }
           yield event;
         }
       },
@@ -172,11 +190,21 @@ interface Measurement {
   latencyMs: number;
   /** From the client handing the final event over (to the hook, or the naive loop) to that commit. */
   handoverMs: number;
+  /** Frames from the one in which the client read the final chunk to the one of that commit. */
+  latencyFrames: number;
+  /** Frames from the one in which the final event was handed over to the one of that commit. */
+  handoverFrames: number;
   elapsedMs: number;
 }
 
 async function measure(delivery: Delivery, consumer: Consumer): Promise<Measurement> {
-  const arrival = { finalAt: Number.NaN, chunks: 0, finalHandedAt: Number.NaN };
+  const arrival = {
+    finalAt: Number.NaN,
+    finalFrame: Number.NaN,
+    chunks: 0,
+    finalHandedAt: Number.NaN,
+    finalHandedFrame: Number.NaN,
+  };
   const setup = createServiceSetup(
     { tasks: [burstTask], timeScale: 1 },
     deliveringAs(delivery, arrival),
@@ -206,7 +234,10 @@ async function measure(delivery: Delivery, consumer: Consumer): Promise<Measurem
             client={setup.client}
             spread={delivery === 'chunked'}
             onShown={onShown}
-            onFinalEvent={() => (arrival.finalHandedAt = performance.now())}
+            onFinalEvent={() => {
+              arrival.finalHandedAt = performance.now();
+              arrival.finalHandedFrame = frames.current;
+            }}
           />
         )}
       </Profiler>
@@ -239,6 +270,8 @@ async function measure(delivery: Delivery, consumer: Consumer): Promise<Measurem
       eventCommits,
       latencyMs: done.at - arrival.finalAt,
       handoverMs: done.at - arrival.finalHandedAt,
+      latencyFrames: done.frame - arrival.finalFrame,
+      handoverFrames: done.frame - arrival.finalHandedFrame,
       elapsedMs: done.at - began,
     };
   } finally {
@@ -287,33 +320,89 @@ export default async function run(): Promise<BenchReport> {
       'frames spanned': frameStats.frames,
       'max commits in a frame': frameStats.max,
       'frames with >1 commit': frameStats.crowded,
-      'final chunk read → commit (ms)': format(result.latencyMs),
-      'final event handed over → commit (ms)': format(result.handoverMs, 2),
+      'final chunk read → commit (ms, frames)': `${format(result.latencyMs)}, ${result.latencyFrames}`,
+      'final event handed over → commit (ms, frames)': `${format(result.handoverMs, 2)}, ${result.handoverFrames}`,
       'run (ms)': Math.round(result.elapsedMs),
     };
   });
 
-  const frameMs = frames.periodMs;
   const burstHook = find('burst', 'useTaskStream');
   const burstNaive = find('burst', 'naive setState');
   const chunkedHook = find('chunked', 'useTaskStream');
   const chunkedNaive = find('chunked', 'naive setState');
   const chunkedFrames = perFrame(chunkedHook.eventCommits);
-  // The final state is flushed at once by design; without it, is any frame crowded?
-  const streamingFrames = perFrame(chunkedHook.eventCommits.slice(0, -1));
-  const ratio = (naive: Measurement, hook: Measurement) =>
-    format(naive.eventCommits.length / Math.max(1, hook.eventCommits.length));
+  const naiveFrames = perFrame(chunkedNaive.eventCommits);
+  const fewer = (naive: Measurement, hook: Measurement) =>
+    naive.eventCommits.length / Math.max(1, hook.eventCommits.length);
+  const frameCount = (count: number) => `${count} ${count === 1 ? 'frame' : 'frames'}`;
+  const benchmark = 'useTaskStream commits';
+  const events = EVENTS.toLocaleString('en');
+
+  const goals: BenchGoal[] = [
+    {
+      benchmark,
+      measure: `commits showing events, ${events} events in one chunk`,
+      figure: `${burstHook.eventCommits.length}`,
+      baseline: `naive setState: ${burstNaive.eventCommits.length}`,
+      ratio: fewerText(burstHook.eventCommits.length, burstNaive.eventCommits.length),
+      goal: '≤ 2 per burst',
+      verdict: verdict(burstHook.eventCommits.length <= 2),
+      values: {
+        figure: burstHook.eventCommits.length,
+        baseline: burstNaive.eventCommits.length,
+        ratio: fewer(burstNaive, burstHook),
+      },
+    },
+    {
+      benchmark,
+      measure: `most commits in one frame, ${events} events one per chunk (~1 ms apart)`,
+      figure: `${chunkedFrames.max} (${formatCount(chunkedHook.eventCommits.length)} commits)`,
+      baseline: `naive setState: ${naiveFrames.max} (${formatCount(chunkedNaive.eventCommits.length)} commits)`,
+      ratio: fewerText(
+        chunkedHook.eventCommits.length,
+        chunkedNaive.eventCommits.length,
+        'commits',
+      ),
+      goal: '≤ 1 per frame',
+      verdict: verdict(chunkedFrames.max <= 1),
+      values: {
+        figure: chunkedFrames.max,
+        baseline: naiveFrames.max,
+        ratio: fewer(chunkedNaive, chunkedHook),
+      },
+    },
+    {
+      benchmark,
+      measure:
+        'last event shown: from the client reading the final chunk to the commit, one event per chunk',
+      figure: `${frameCount(chunkedHook.latencyFrames)} later (${format(chunkedHook.latencyMs)} ms)`,
+      baseline: `naive setState: ${frameCount(chunkedNaive.latencyFrames)} (${format(chunkedNaive.latencyMs)} ms)`,
+      ratio: '—',
+      goal: 'by the next frame',
+      verdict: verdict(chunkedHook.latencyFrames <= 1),
+      values: { figure: chunkedHook.latencyFrames, baseline: chunkedNaive.latencyFrames },
+    },
+    {
+      benchmark,
+      measure: `last event shown: from the client handing task.completed over to the commit, ${events} events in one chunk`,
+      figure: `${frameCount(burstHook.handoverFrames)} later (${format(burstHook.handoverMs, 2)} ms)`,
+      baseline: `naive setState: ${frameCount(burstNaive.handoverFrames)} (${format(burstNaive.handoverMs, 2)} ms)`,
+      ratio: '—',
+      goal: 'by the next frame',
+      verdict: verdict(burstHook.handoverFrames <= 1),
+      values: { figure: burstHook.handoverFrames, baseline: burstNaive.handoverFrames },
+    },
+  ];
 
   const notes = [
-    `React build: ${reactBuild}. Counted: "commits showing events" are the <Profiler onRender> calls of the consumer's commits that show at least one of the stream's events (a progress percent, or completed); the mount, 'connecting' and 'streaming'-without-progress commits are excluded from it but listed under "commits, all". Frames are the ticks of a 60 Hz requestAnimationFrame installed by the bench (the hook's frame scheduler uses it), held ticking for the whole run. "final chunk read → commit" runs from the moment the client read the chunk holding task.completed to the commit that shows completed (in the burst that chunk holds all ${EVENTS.toLocaleString('en')} events, so it includes parsing them); "final event handed over → commit" starts when the client's stream yields task.completed to its reader (for the hook, timed by a pass-through tap around client.stream).`,
-    `${verdict(burstHook.eventCommits.length <= 2)}  ≤ 2 commits per burst: useTaskStream ${burstHook.eventCommits.length}, naive ${burstNaive.eventCommits.length} (naive/hook ${ratio(burstNaive, burstHook)}×).`,
-    `${verdict(chunkedFrames.max <= 1)}  ≤ 1 commit per frame, chunked, every commit counted: useTaskStream at most ${chunkedFrames.max} in a frame, ${chunkedFrames.crowded} of ${chunkedFrames.frames} frames had more than one; leaving out the final commit (flushed at once, after that frame's scheduled flush) at most ${streamingFrames.max}. Naive: at most ${perFrame(chunkedNaive.eventCommits).max} in a frame, ${perFrame(chunkedNaive.eventCommits).crowded} crowded frames. Commits showing events: useTaskStream ${chunkedHook.eventCommits.length}, naive ${chunkedNaive.eventCommits.length} (naive/hook ${ratio(chunkedNaive, chunkedHook)}×).`,
-    `${verdict(chunkedHook.latencyMs <= frameMs)}  last event shown within one frame (${format(frameMs)} ms), chunked (final chunk read by the client → commit showing completed): useTaskStream ${format(chunkedHook.latencyMs)} ms, naive ${format(chunkedNaive.latencyMs)} ms.`,
-    `${verdict(burstHook.handoverMs <= frameMs)}  last event shown within one frame, burst: from the client handing task.completed to the hook → commit, useTaskStream ${format(burstHook.handoverMs, 2)} ms (naive ${format(burstNaive.handoverMs, 2)} ms). From the client reading the one chunk: ${format(burstHook.latencyMs)} ms (naive ${format(burstNaive.latencyMs)} ms), nearly all of it the client parsing ${EVENTS.toLocaleString('en')} events before it reaches the last.`,
+    `React build: ${reactBuild}. Counted: "commits showing events" are the <Profiler onRender> calls of the consumer's commits that show at least one of the stream's events (a progress percent, or completed); the mount, 'connecting' and 'streaming'-without-progress commits are excluded from it but listed under "commits, all". Frames are the ticks of a 60 Hz requestAnimationFrame installed by the bench (the hook's frame scheduler uses it), held ticking for the whole run; a commit belongs to the frame whose tick came last before it. "final chunk read → commit" runs from the moment the client read the chunk holding task.completed to the commit that shows completed (in the burst that chunk holds all ${events} events, so it includes parsing them: ${format(burstHook.latencyMs)} ms for useTaskStream, ${format(burstNaive.latencyMs)} ms naive); "final event handed over → commit" starts when the client's stream yields task.completed to its reader (for the hook, timed by a pass-through tap around client.stream). "Shown by the next frame" counts frame ticks, not milliseconds: a commit made between two ticks and one made at the next tick are painted in the same frame, and the bench's ticks (Node timers) can run late on a busy machine.`,
+    `Frames with more than one commit: useTaskStream ${chunkedFrames.crowded} of ${chunkedFrames.frames}; naive ${naiveFrames.crowded} of ${naiveFrames.frames}.`,
+    ...goals.map(goalLine),
   ];
   return {
     title: `useTaskStream commits: ${EVENTS.toLocaleString('en')} events from the reference service in-process, one burst (one chunk) and one event per chunk (~1 ms apart), against a naive setState-per-event consumer`,
     rows,
     notes,
+    goals,
   };
 }

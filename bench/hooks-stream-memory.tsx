@@ -8,8 +8,8 @@
 import { frames } from './hooks-dom.js';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTaskStream } from '../src/react/index.js';
-import type { BenchReport } from './bench-report.js';
-import { createFetchSetup, mount, reactBuild, sleep, until, verdict } from './hooks-kit.js';
+import { goalLine, verdict, type BenchGoal, type BenchReport } from './bench-report.js';
+import { createFetchSetup, mount, reactBuild, sleep, until } from './hooks-kit.js';
 
 const EVENTS = 100_000;
 const SAMPLE_EVERY = 10_000;
@@ -183,13 +183,25 @@ const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 /** Samples the heap for both consumers and reports the samples with the goal. */
 export default async function run(): Promise<BenchReport> {
   const gc = (globalThis as { gc?: () => void }).gc;
+  const benchmark = 'useTaskStream memory';
+  const measure = `heap growth (after gc) from ${SAMPLE_EVERY.toLocaleString('en')} to ${EVENTS.toLocaleString('en')} custom events, default maxEvents`;
+  const goal = `< ${megabytes(FLAT_MARGIN_BYTES)} MB (flat)`;
   if (gc === undefined) {
+    const notMeasured: BenchGoal = {
+      benchmark,
+      measure,
+      figure: 'not measured: run node with --expose-gc (npm run bench does)',
+      baseline: '—',
+      ratio: '—',
+      goal,
+      verdict: 'MISS',
+      values: { figure: Number.NaN },
+    };
     return {
       title: 'useTaskStream memory across a 100,000-event stream',
       rows: [{ result: 'not run' }],
-      notes: [
-        'MISS  not measured: run node with --expose-gc (npm run bench does: node --expose-gc --import tsx bench/run.ts).',
-      ],
+      notes: [goalLine(notMeasured)],
+      goals: [notMeasured],
     };
   }
   const consumers: Consumer[] = ['useTaskStream', 'naive (all events in state)'];
@@ -209,12 +221,28 @@ export default async function run(): Promise<BenchReport> {
     (samples.at(-1) as Sample).heapUsed - (samples[0] as Sample).heapUsed;
   const hookGrowth = growth(hook);
   const naiveGrowth = growth(naive);
+  const perEvent = (bytes: number) => Math.round(bytes / (EVENTS - SAMPLE_EVERY));
+  const signed = (bytes: number) => `${bytes >= 0 ? '+' : '−'}${megabytes(Math.abs(bytes))} MB`;
+  const goals: BenchGoal[] = [
+    {
+      benchmark,
+      measure,
+      figure: signed(hookGrowth),
+      baseline: `naive, every event kept in state: ${signed(naiveGrowth)} (~${perEvent(naiveGrowth)} B per event)`,
+      ratio: '—',
+      goal,
+      verdict: verdict(hookGrowth < FLAT_MARGIN_BYTES),
+      values: { figure: hookGrowth, baseline: naiveGrowth },
+    },
+  ];
   return {
     title: `Heap used (after gc) across a ${EVENTS.toLocaleString('en')}-event stream of custom events, useTaskStream (maxEvents 100) against a naive consumer that keeps every event in state`,
     rows,
     notes: [
       `React build: ${reactBuild}. Sampled after global.gc() with the stream paused before every ${SAMPLE_EVERY.toLocaleString('en')}-th event, once the consumer had received and rendered all before it. Events come ${EVENTS_PER_CHUNK} per chunk from a generator in the client's fetch (the real client parses and checks them), each with an SSE id as the reference service sends. Growth is measured from the ${SAMPLE_EVERY.toLocaleString('en')}-event sample to the last.`,
-      `${verdict(hookGrowth < FLAT_MARGIN_BYTES)}  flat memory (growth < ${megabytes(FLAT_MARGIN_BYTES)} MB from ${SAMPLE_EVERY.toLocaleString('en')} to ${EVENTS.toLocaleString('en')} events): useTaskStream ${megabytes(hookGrowth)} MB, naive ${megabytes(naiveGrowth)} MB (about ${Math.round(naiveGrowth / (EVENTS - SAMPLE_EVERY))} bytes per event kept). From the 0-event sample (stream open, nothing received): useTaskStream ${megabytes(fromOpen(hook))} MB, naive ${megabytes(fromOpen(naive))} MB.`,
+      `From the 0-event sample (stream open, nothing received): useTaskStream ${signed(fromOpen(hook))}, naive ${signed(fromOpen(naive))}.`,
+      ...goals.map(goalLine),
     ],
+    goals,
   };
 }

@@ -11,7 +11,7 @@ import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createTaskClient } from '../src/client.js';
 import { readServerSentEvents } from '../src/core/sse-reader.js';
-import type { BenchReport } from './bench-report.js';
+import { formatCount, verdict, type BenchGoal, type BenchReport } from './bench-report.js';
 
 const EVENTS = 100_000;
 const ROUNDS = 7;
@@ -225,17 +225,65 @@ export default async function streamThroughput(): Promise<BenchReport> {
     return sorted[Math.floor(sorted.length / 2)] ?? 0;
   };
   const medians = new Map(names.map((name) => [name, median(rates.get(name) ?? [])]));
+  const [validated, reader, fetchEventSourceName, parserStreamName] = names as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const baseline = Math.max(
-    medians.get(names[2] as string) ?? 0,
-    medians.get(names[3] as string) ?? 0,
+    medians.get(fetchEventSourceName) ?? 0,
+    medians.get(parserStreamName) ?? 0,
   );
+  const mismatched = (name: string) => failures.some((failure) => failure.startsWith(name));
   const rows = names.map((name) => ({
     contender: name,
     'events/s (median)': Math.round(medians.get(name) ?? 0),
     'events/s (best)': Math.round(Math.max(...(rates.get(name) ?? [0]))),
     'vs best of (c),(d)': `${((medians.get(name) ?? 0) / baseline).toFixed(2)}×`,
-    'count + checksum': failures.some((failure) => failure.startsWith(name)) ? 'MISMATCH' : 'ok',
+    'count + checksum': mismatched(name) ? 'MISMATCH' : 'ok',
   }));
+  const baselineName =
+    (medians.get(fetchEventSourceName) ?? 0) >= (medians.get(parserStreamName) ?? 0)
+      ? 'fetchEventSource()'
+      : 'EventSourceParserStream';
+  const benchmark = 'Stream throughput';
+  const against = (name: string): BenchGoal => {
+    const figure = medians.get(name) ?? 0;
+    return {
+      benchmark,
+      measure: '',
+      figure: `${formatCount(figure)} events/s`,
+      baseline: `${baselineName}: ${formatCount(baseline)} events/s`,
+      ratio: `${(figure / baseline).toFixed(2)}×`,
+      goal: '—',
+      verdict: 'info',
+      values: { figure, baseline, ratio: figure / baseline },
+    };
+  };
+  const validatedGoal = against(validated);
+  const goals: BenchGoal[] = [
+    {
+      ...validatedGoal,
+      measure: `taskwire client with validation, median of ${ROUNDS} rounds, against the better of fetchEventSource() and EventSourceParserStream`,
+      goal: '≥ 1.00×',
+      verdict: verdict((validatedGoal.values.ratio ?? 0) >= 1),
+    },
+    {
+      ...against(reader),
+      measure: `taskwire reader without validation, median of ${ROUNDS} rounds (shown for comparison)`,
+    },
+    {
+      benchmark,
+      measure: 'event count and checksum of every contender, every round',
+      figure: `${names.filter((name) => !mismatched(name)).length} of ${names.length} exact`,
+      baseline: '—',
+      ratio: '—',
+      goal: 'exact',
+      verdict: verdict(failures.length === 0),
+      values: { figure: names.filter((name) => !mismatched(name)).length },
+    },
+  ];
   return {
     title: `Stream throughput: ${EVENTS.toLocaleString('en')} events over loopback, ${ROUNDS} rounds (${(body.length / 1024 / 1024).toFixed(1)} MiB)`,
     rows,
@@ -243,5 +291,6 @@ export default async function streamThroughput(): Promise<BenchReport> {
       failures.length > 0
         ? failures
         : [`every contender read ${expectedCount} events, checksum ${expectedChecksum}`],
+    goals,
   };
 }
