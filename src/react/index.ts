@@ -10,6 +10,7 @@ export {
   taskOptionsQueryOptions,
   type TaskResultQueryConfig,
   type TaskOptionsQueryConfig,
+  type TaskwireQueryOptions,
 } from './query-options.js';
 export {
   useSubmitTask,

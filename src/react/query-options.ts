@@ -2,7 +2,13 @@
  * Query keys and query-option factories, so that apps can also call `useQuery`,
  * `useSuspenseQuery`, `prefetchQuery` and `ensureQueryData` themselves, the TanStack Query way.
  */
-import { queryOptions, replaceEqualDeep, type Query } from '@tanstack/react-query';
+import {
+  queryOptions,
+  replaceEqualDeep,
+  type DataTag,
+  type Query,
+  type UnusedSkipTokenOptions,
+} from '@tanstack/react-query';
 import { TaskwireError } from '../core/errors.js';
 import {
   nextPollDelay,
@@ -62,6 +68,15 @@ function pollStateOf(query: ResultQuery): PollState {
   };
 }
 
+/**
+ * What the query-option factories return: TanStack Query's `queryOptions` result, written with the
+ * names `@tanstack/react-query` exports, so the declarations import nothing from `@tanstack/query-core`
+ * (a package of its own that apps need not have where the package manager does not hoist it).
+ */
+export type TaskwireQueryOptions<Data> = UnusedSkipTokenOptions<Data, TaskwireError> & {
+  queryKey: DataTag<readonly unknown[], Data, TaskwireError>;
+};
+
 /** Options of {@link taskResultQueryOptions}. */
 export interface TaskResultQueryConfig {
   /** The polling schedule (floor, ceiling, backoff, deadline); see `PollingPolicyOptions` for defaults. */
@@ -79,7 +94,7 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   task: Name,
   id: string,
   config: TaskResultQueryConfig = {},
-) {
+): TaskwireQueryOptions<TaskRecord<TaskResult<Tasks, Name>>> {
   return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
     queryKey: taskwireKeys.result(task, id),
     queryFn: async ({ signal }) => {
@@ -126,7 +141,7 @@ export function taskOptionsQueryOptions<Tasks extends TaskSchemas, Name extends 
   task: Name,
   params: TaskParams<Tasks, Name>,
   config: TaskOptionsQueryConfig = {},
-) {
+): TaskwireQueryOptions<OptionsResult> {
   return queryOptions<OptionsResult, TaskwireError>({
     queryKey: taskwireKeys.options(task, params),
     queryFn: ({ signal }) => client.options(task, params, { signal }),
