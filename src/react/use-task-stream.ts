@@ -32,8 +32,8 @@ export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamSt
 
 /**
  * Runs a task as a server-sent event stream and follows its progress, partial results and custom
- * events. Renders at most about once per animation frame however fast events come, and the final
- * state at once. If the connection breaks, the outcome is read with Get Result (`recovering`), never
+ * events. Renders at most once per animation frame however fast events come; the final state at
+ * once, or on the next frame when this one has already rendered. If the connection breaks, the outcome is read with Get Result (`recovering`), never
  * by posting again. A finished stream writes its TaskRecord into the cache `useTaskResult` reads.
  */
 export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
