@@ -38,8 +38,14 @@ export class LazyTaskStream<Event> implements TaskStream<Event>, AsyncIterableIt
   }
 
   /** The next event; the first call loads the stream path, then sends the request. */
-  async next(): Promise<IteratorResult<Event, undefined>> {
-    if (this.#returned) return { value: undefined, done: true };
+  next(): Promise<IteratorResult<Event, undefined>> {
+    if (this.#returned) return Promise.resolve({ value: undefined, done: true });
+    // Once loaded, straight through: no extra promise per event on a fast stream.
+    if (this.#loaded !== undefined) return this.#loaded.next();
+    return this.#loadThenNext();
+  }
+
+  async #loadThenNext(): Promise<IteratorResult<Event, undefined>> {
     this.#stream ??= this.#load().then(
       (module) => {
         this.#loaded = new module.TaskEventStream<Event>(this.#setup);
