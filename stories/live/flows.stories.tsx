@@ -15,7 +15,7 @@ import {
 } from '../../src/index.js';
 import { pastExecuteLimitSeconds } from './live-service-config.js';
 import { liveMode, liveService, liveTiming, type LiveFetch } from './live-service.js';
-import { field, tabTo, timeFor } from './live-story-tools.js';
+import { field, previewPropsOf, tabTo, timeFor } from './live-story-tools.js';
 import { cutStreamBody } from '../../test/support/cut-stream-body.js';
 import { JsonText, TaskRecordView } from './task-record-view.js';
 
@@ -200,15 +200,7 @@ function PreviewThenSubmit() {
         value={text}
         onChange={(event) => setText(event.target.value)}
       />
-      <CreditCostPreview
-        status={options.status}
-        quote={options.data}
-        isUpdating={options.isPlaceholderData}
-        error={options.error}
-        onRetry={() => void options.refetch()}
-        balance={10}
-        locale="en"
-      >
+      <CreditCostPreview {...previewPropsOf(options)} balance={10} locale="en">
         {({ state, overBudget }) => (
           <button
             type="button"

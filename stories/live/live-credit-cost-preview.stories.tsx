@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
 import { CreditCostPreview, useTaskOptions } from '../../src/index.js';
 import { liveService } from './live-service.js';
-import { tabTo, timeFor } from './live-story-tools.js';
+import { previewPropsOf, tabTo, timeFor } from './live-story-tools.js';
 
 /** Args of the live previews. */
 interface PreviewArgs {
@@ -40,15 +40,7 @@ function TranslateTextPreview({ balance, locale }: PreviewArgs) {
         onChange={(event) => setText(event.target.value)}
       />
       <p style={{ margin: 0 }}>{text.length} characters</p>
-      <CreditCostPreview
-        status={options.status}
-        quote={options.data}
-        isUpdating={options.isPlaceholderData}
-        error={options.error}
-        onRetry={() => void options.refetch()}
-        balance={balance}
-        locale={locale}
-      >
+      <CreditCostPreview {...previewPropsOf(options)} balance={balance} locale={locale}>
         {({ state, overBudget }) => (
           <SubmitButton
             label="Translate"
@@ -78,15 +70,7 @@ function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
         value={countText}
         onChange={(event) => setCountText(event.target.value)}
       />
-      <CreditCostPreview
-        status={options.status}
-        quote={options.data}
-        isUpdating={options.isPlaceholderData}
-        error={options.error}
-        onRetry={() => void options.refetch()}
-        balance={balance}
-        locale={locale}
-      >
+      <CreditCostPreview {...previewPropsOf(options)} balance={balance} locale={locale}>
         {({ state, overBudget }) => (
           <SubmitButton
             label="Generate images"

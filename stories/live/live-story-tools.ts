@@ -1,5 +1,6 @@
 /** Small helpers the live stories share: how long to wait, and reading untyped results. */
 import { expect } from 'storybook/test';
+import type { UseTaskOptionsResult } from '../../src/index.js';
 import { liveTiming } from './live-service.js';
 
 /**
@@ -31,4 +32,15 @@ export async function tabTo(userEvent: Keyboard, target: HTMLElement, maxPresses
     await userEvent.tab();
   }
   await expect(target).toHaveFocus();
+}
+
+/** The CreditCostPreview props that come straight from a `useTaskOptions` result. */
+export function previewPropsOf(options: UseTaskOptionsResult) {
+  return {
+    status: options.status,
+    quote: options.data,
+    isUpdating: options.isPlaceholderData,
+    error: options.error,
+    onRetry: () => void options.refetch(),
+  };
 }
