@@ -9,6 +9,7 @@ import { loadStartPaths } from './load-on-first-use.js';
 import {
   checkTaskId,
   checkTaskName,
+  neverAborted,
   protocolError,
   readEnvelope,
   send,
@@ -122,7 +123,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     async getResult(task: string, id: string, options: GetResultOptions = {}) {
       const name = checkTaskName(task, TASK_NAME_PATTERN);
       const taskId = checkTaskId(id);
-      const signal = options.signal ?? new AbortController().signal;
+      const signal = options.signal ?? neverAborted;
       const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
       const response = await send(core.context, {
         method: 'GET',

@@ -5,7 +5,14 @@
  */
 import * as z from 'zod/mini';
 import { TaskwireError } from './errors.js';
-import { abortedError, checkTaskName, readEnvelope, refusal, send } from './request.js';
+import {
+  abortedError,
+  checkTaskName,
+  neverAborted,
+  readEnvelope,
+  refusal,
+  send,
+} from './request.js';
 import {
   describeIssues,
   envelopeSchema,
@@ -41,8 +48,6 @@ const executeEnvelope = envelopeSchema(executeRecordSchema);
 const optionsEnvelope = envelopeSchema(optionsResultSchema);
 
 const JSON_MEDIA_TYPE = 'application/json';
-/** A signal that never aborts, for calls made without one. */
-const neverAborted = new AbortController().signal;
 
 /** A random version 4 UUID; `crypto.randomUUID` exists only in secure contexts, `getRandomValues` everywhere. */
 function randomKey(): string {
