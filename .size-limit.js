@@ -1,7 +1,7 @@
 /**
  * Size budgets, checked by `npm run check:package` (gzip, minified by esbuild). The peers and zod are
  * left out: an app has them anyway. "At start" leaves out what the client loads with `import()` on
- * first use (starting tasks, the stream path: src/core/load-on-first-use.ts), as an app's bundler
+ * first use (starting tasks, the stream path: src/client/load-on-first-use.ts), as an app's bundler
  * leaves it out of the first chunk; the figures with it loaded are printed too, so both costs are on
  * record.
  */

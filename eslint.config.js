@@ -4,6 +4,32 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
+const reactPackages = ['react', 'react-dom', 'react/*', 'react-dom/*', '@tanstack/*'];
+
+/** Import patterns that reach into the named folders of src/ from a sibling folder. */
+function layers(...folders) {
+  return folders.flatMap((folder) => [
+    `../${folder}/*`,
+    `../../${folder}/*`,
+    `../../../${folder}/*`,
+  ]);
+}
+
+/** Forbids `files` to import what matches `patterns`. */
+function boundary(files, message, patterns) {
+  return [
+    {
+      files: [files],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [{ group: patterns, message: `${message}.` }] },
+        ],
+      },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist', 'storybook-static', 'coverage', 'node_modules'] },
   js.configs.recommended,
@@ -20,21 +46,26 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  {
-    // The framework-free core and the reference service never import React.
-    files: ['src/core/**', 'src/reference/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@tanstack/*'],
-              message: 'src/core and src/reference stay framework-free.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The house's boundaries (README, Layout): the protocol imports nothing of the package; the client
+  // and the reference service reach only the protocol; the state machines reach the client and the
+  // protocol; React lives in react/ and components/ alone, and components never touch the transport.
+  ...boundary('src/protocol/**', 'src/protocol imports nothing else of the package', [
+    ...layers('client', 'state', 'react', 'components', 'reference'),
+    ...reactPackages,
+  ]),
+  ...boundary('src/client/**', 'src/client reaches only src/protocol', [
+    ...layers('state', 'react', 'components', 'reference'),
+    ...reactPackages,
+  ]),
+  ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
+    ...layers('react', 'components', 'reference'),
+    ...reactPackages,
+  ]),
+  ...boundary('src/reference/**', 'src/reference reaches only src/protocol', [
+    ...layers('client', 'state', 'react', 'components'),
+    ...reactPackages,
+  ]),
+  ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
+    ...layers('client', 'react', 'reference'),
+  ]),
 );

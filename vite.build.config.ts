@@ -15,7 +15,7 @@ const sourceRoot = fileURLToPath(new URL('./src/', import.meta.url));
 /** Each public entry of CONTRACT §2 (and the command-line entry), by its path in `dist`. */
 const entries = {
   index: 'src/index.ts',
-  client: 'src/client.ts',
+  'client/index': 'src/client/index.ts',
   'reference/index': 'src/reference/index.ts',
   'reference/node/index': 'src/reference/node/index.ts',
   'reference/node/cli': 'src/reference/node/cli.ts',

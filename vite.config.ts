@@ -37,7 +37,7 @@ const browserDependencies = [
   'axe-core',
 ];
 
-// Test projects: `node` (no DOM: core, client, reference service), `jsdom` (React and the client
+// Test projects: `node` (no DOM: protocol, client, state, reference service), `jsdom` (React and the client
 // again, to prove it runs with DOM globals too). The browser project is added with the components.
 export default defineConfig({
   plugins: [react()],
@@ -49,10 +49,13 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: [
-            'test/core/**/*.test.ts',
+            'test/protocol/**/*.test.ts',
+            'test/client/**/*.test.ts',
+            'test/state/**/*.test.ts',
             'test/reference/**/*.test.ts',
             'test/e2e/**/*.test.ts',
             'test/docs/**/*.test.ts',
+            'test/architecture/**/*.test.ts',
           ],
         },
       },
@@ -63,7 +66,7 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['test/setup-dom.ts'],
           include: [
-            'test/core/client/**/*.test.ts',
+            'test/client/**/*.test.ts',
             'test/react/**/*.test.{ts,tsx}',
             'test/components/**/*.test.{ts,tsx}',
           ],

@@ -36,7 +36,7 @@ const jsdomProject = baseConfig.test?.projects?.find(
   (project): project is TestProjectInlineConfiguration =>
     typeof project === 'object' && 'test' in project && project.test?.name === 'jsdom',
 )?.test;
-// The client's jsdom tests (test/core/client) do not touch React; only hooks and components rerun.
+// The client's jsdom tests (test/client) do not touch React; only hooks and components rerun.
 const include = (jsdomProject?.include ?? []).filter(
   (pattern) => pattern.startsWith('test/react/') || pattern.startsWith('test/components/'),
 );

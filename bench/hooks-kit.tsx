@@ -8,8 +8,8 @@ import type { ReactNode } from 'react';
 import { createRequire } from 'node:module';
 import type * as ReactDomClient from 'react-dom/client';
 import type { Root } from 'react-dom/client';
-import { createTaskClient } from '../src/client.js';
-import type { TaskClientConfig } from '../src/core/types.js';
+import { createTaskClient } from '../src/client/index.js';
+import type { TaskClientConfig } from '../src/client/types.js';
 import { TaskwireProvider } from '../src/react/index.js';
 import type { AnyTaskClient } from '../src/react/taskwire-provider.js';
 import {

@@ -8,7 +8,7 @@
 import { frames } from './hooks-dom.js';
 import { useLayoutEffect } from 'react';
 import * as z from 'zod/mini';
-import type { PollingPolicyOptions } from '../src/core/polling-policy.js';
+import type { PollingPolicyOptions } from '../src/state/polling-policy.js';
 import { useTaskResult } from '../src/react/index.js';
 import { defineTask } from '../src/reference/index.js';
 import { goalLine, verdict, type BenchGoal, type BenchReport } from './bench-report.js';

@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { createTaskClient } from '../src/client.js';
-import { readServerSentEvents } from '../src/core/sse-reader.js';
+import { createTaskClient } from '../src/client/index.js';
+import { readServerSentEvents } from '../src/client/stream/sse-reader.js';
 import { formatCount, verdict, type BenchGoal, type BenchReport } from './bench-report.js';
 
 const EVENTS = 100_000;

@@ -19,7 +19,7 @@ const distRoot = resolve(packageRoot, 'dist');
 /** The browser entries, by their `exports` key, and their built file. */
 const BROWSER_ENTRIES = {
   taskwire: 'index.js',
-  'taskwire/client': 'client.js',
+  'taskwire/client': 'client/index.js',
   'taskwire/reference': 'reference/index.js',
 };
 

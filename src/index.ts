@@ -4,6 +4,6 @@
  */
 export * from './react/index.js';
 export * from './components/index.js';
-export * from './client.js';
-export type { PollingPolicyOptions, PollStopReason } from './core/polling-policy.js';
-export type { TaskStreamState, TaskStreamStatus } from './core/task-stream-state.js';
+export * from './client/index.js';
+export type { PollingPolicyOptions, PollStopReason } from './state/polling-policy.js';
+export type { TaskStreamState, TaskStreamStatus } from './state/task-stream-state.js';

@@ -44,6 +44,6 @@ export type {
 } from './notification-actions/notification-actions.js';
 
 export { toDisplayStatus, describeStatus } from './task-status.js';
-export { streamDisplayStatus } from './connected/stream-display-status.js';
+export { streamDisplayStatus } from './stream-display-status.js';
 export type { TaskDisplayStatus, TaskStatusInput } from './task-status.js';
 export type { Locale } from './format.js';

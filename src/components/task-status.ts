@@ -2,7 +2,7 @@
  * The task states the components show, and how the service's states map onto them, so that a
  * component can take `record.status` (`ACCEPTED`, …) as well as its own lower-case names.
  */
-import type { TaskStatus } from '../core/schemas.js';
+import type { TaskStatus } from '../protocol/records.js';
 
 /** A task's state as the components show it: not started, queued, running, completed or failed. */
 export type TaskDisplayStatus = 'idle' | 'queued' | 'running' | 'completed' | 'failed';

@@ -9,14 +9,16 @@ import {
   type Query,
   type UnusedSkipTokenOptions,
 } from '@tanstack/react-query';
-import { TaskwireError } from '../core/errors.js';
+import { TaskwireError } from '../client/errors.js';
 import {
   nextPollDelay,
   type PollingPolicyOptions,
   type PollState,
-} from '../core/polling-policy.js';
-import type { OptionsResult, TaskRecord } from '../core/schemas.js';
-import type { TaskClient, TaskName, TaskParams, TaskResult, TaskSchemas } from '../core/types.js';
+} from '../state/polling-policy.js';
+import type { OptionsResult } from '../protocol/start-answers.js';
+import type { TaskRecord } from '../protocol/records.js';
+import type { TaskClient } from '../client/types.js';
+import type { TaskName, TaskParams, TaskResult, TaskSchemas } from '../protocol/task-schemas.js';
 
 /** Query keys of taskwire's queries: `['taskwire', 'result', task, id]`, `['taskwire', 'options', task, params]`. */
 export const taskwireKeys = {

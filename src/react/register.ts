@@ -9,7 +9,7 @@
  * }
  * ```
  */
-import type { TaskSchemas } from '../core/types.js';
+import type { TaskSchemas } from '../protocol/task-schemas.js';
 
 /** Augment this interface with `tasks: typeof yourTaskSchemas` to type the hooks by task name. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation

@@ -1,6 +1,6 @@
 'use client';
 import { createContext, useContext, type ReactNode } from 'react';
-import type { TaskClient } from '../core/types.js';
+import type { TaskClient } from '../client/types.js';
 import type { RegisteredTasks } from './register.js';
 
 /**

@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { canonicalJson } from '../core/canonical-json.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 
 /**
  * `value`, but a change shows only once it has held still for `delayMs`. Values equal by content

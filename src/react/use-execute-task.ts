@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
-import type { TaskwireError } from '../core/errors.js';
-import type { ExecuteRecord } from '../core/schemas.js';
-import type { TaskName, TaskParams, TaskResult } from '../core/types.js';
+import type { TaskwireError } from '../client/errors.js';
+import type { ExecuteRecord } from '../protocol/start-answers.js';
+import type { TaskName, TaskParams, TaskResult } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
 import { useStartPaths } from './use-start-paths.js';

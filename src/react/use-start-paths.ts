@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { loadStartPaths, loadStreamPath } from '../core/load-on-first-use.js';
+import { loadStartPaths, loadStreamPath } from '../client/load-on-first-use.js';
 
 function ignore(): void {}
 

@@ -1,10 +1,11 @@
 'use client';
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TaskwireError } from '../core/errors.js';
-import type { SubmitAnswer } from '../core/schemas.js';
-import { createSubmitCoalescer } from '../core/submit-coalescer.js';
-import type { NotificationRequest, TaskName, TaskParams } from '../core/types.js';
+import { TaskwireError } from '../client/errors.js';
+import type { SubmitAnswer } from '../protocol/records.js';
+import { createSubmitCoalescer } from '../state/submit-coalescer.js';
+import type { NotificationRequest } from '../protocol/notification.js';
+import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
 import { useStartPaths } from './use-start-paths.js';

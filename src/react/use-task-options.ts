@@ -1,9 +1,9 @@
 'use client';
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import type { TaskwireError } from '../core/errors.js';
-import type { OptionsResult } from '../core/schemas.js';
-import type { TaskName, TaskParams } from '../core/types.js';
+import type { TaskwireError } from '../client/errors.js';
+import type { OptionsResult } from '../protocol/start-answers.js';
+import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import { taskOptionsQueryOptions } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';

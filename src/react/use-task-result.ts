@@ -1,11 +1,11 @@
 'use client';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { TaskwireError } from '../core/errors.js';
-import { createEventTracker } from '../core/event-tracker.js';
-import type { PollingPolicyOptions } from '../core/polling-policy.js';
-import type { EventReference, TaskRecord } from '../core/schemas.js';
-import type { TaskName, TaskResult } from '../core/types.js';
+import type { TaskwireError } from '../client/errors.js';
+import { createEventTracker } from '../state/event-tracker.js';
+import type { PollingPolicyOptions } from '../state/polling-policy.js';
+import type { EventReference, TaskRecord } from '../protocol/records.js';
+import type { TaskName, TaskResult } from '../protocol/task-schemas.js';
 import { taskResultQueryOptions, taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';

@@ -1,11 +1,16 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { TaskwireError } from '../core/errors.js';
-import type { PollingPolicyOptions } from '../core/polling-policy.js';
-import { createTaskStreamController } from '../core/task-stream-controller.js';
-import type { TaskStreamState } from '../core/task-stream-state.js';
-import type { TaskCustomEvent, TaskName, TaskParams, TaskResult } from '../core/types.js';
+import { TaskwireError } from '../client/errors.js';
+import type { PollingPolicyOptions } from '../state/polling-policy.js';
+import { createTaskStreamController } from '../state/task-stream-controller.js';
+import type { TaskStreamState } from '../state/task-stream-state.js';
+import type {
+  TaskCustomEvent,
+  TaskName,
+  TaskParams,
+  TaskResult,
+} from '../protocol/task-schemas.js';
 import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';

@@ -4,10 +4,11 @@
  * runs in Node behind `node:http`, on a Vite dev server, and inside a browser tab alike.
  */
 import * as z from 'zod/mini';
-import type { OptionsResult } from '../core/schemas.js';
-import { describeIssues, TASK_NAME_PATTERN } from '../core/schemas.js';
-import { optionsResultSchema } from '../core/start-task.js';
-import { canonicalJson } from '../core/canonical-json.js';
+import type { OptionsResult } from '../protocol/start-answers.js';
+import { describeIssues } from '../protocol/describe-issues.js';
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import { optionsResultSchema } from '../protocol/start-answers.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import {
   authenticate,
   checkJsonContentType,
@@ -30,7 +31,7 @@ import { TaskStore } from './task-store.js';
 import { TimerRegistry } from './timer-registry.js';
 import type { RateLimit } from './token-bucket-rate-limiter.js';
 import { TokenBucketRateLimiter } from './token-bucket-rate-limiter.js';
-import type { NotificationAction, NotificationRequest } from './validate-notification.js';
+import type { NotificationAction, NotificationRequest } from '../protocol/notification.js';
 import { validateNotification } from './validate-notification.js';
 
 /** The limits of a reference service. */

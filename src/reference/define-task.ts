@@ -4,8 +4,9 @@
  * {@link TaskContext}.
  */
 import type * as z from 'zod/mini';
-import type { JsonObject, OptionsResult } from '../core/schemas.js';
-import { TASK_NAME_PATTERN } from '../core/schemas.js';
+import type { JsonObject } from '../protocol/records.js';
+import type { OptionsResult } from '../protocol/start-answers.js';
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
 
 /** One charge of a tool (§2.4): `credits = price × amount`, not counted when `failed`. */
 export interface Charge {

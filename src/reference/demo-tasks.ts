@@ -6,7 +6,7 @@
  * `timeScale` through `ctx.sleep`.
  */
 import * as z from 'zod/mini';
-import type { TaskSchemas } from '../core/types.js';
+import type { TaskSchemas } from '../protocol/task-schemas.js';
 import type { AnyTaskDefinition } from './define-task.js';
 import { defineTask } from './define-task.js';
 

@@ -27,4 +27,4 @@ export {
 } from './demo-tasks.js';
 export type { ErrorReason } from './service-error.js';
 export type { RateLimit } from './token-bucket-rate-limiter.js';
-export type { NotificationAction } from './validate-notification.js';
+export type { NotificationAction } from '../protocol/notification.js';

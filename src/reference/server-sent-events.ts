@@ -7,7 +7,7 @@
  * error (the connection drops) while the task goes on and stays readable with Get Result. A client
  * that leaves (its request's signal aborts, or it cancels the body) only unsubscribes.
  */
-import { isFinalEvent } from '../core/schemas.js';
+import { isFinalEvent } from '../protocol/stream-events.js';
 import type { TaskRun } from './task-run.js';
 import type { TimerRegistry } from './timer-registry.js';
 

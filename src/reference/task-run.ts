@@ -6,15 +6,17 @@
 import * as z from 'zod/mini';
 import type {
   EventReference,
-  ExecuteRecord,
   Progress,
   TaskFailure,
   TaskRecord,
   TaskStatus,
-  Usage,
-  UsageDetail,
-} from '../core/schemas.js';
-import { chargedCredits, describeIssues, isTerminalStatus } from '../core/schemas.js';
+} from '../protocol/records.js';
+import type { ExecuteRecord } from '../protocol/start-answers.js';
+import type { Usage, UsageDetail } from '../protocol/usage.js';
+import { chargedCredits } from '../protocol/usage.js';
+import { describeIssues } from '../protocol/describe-issues.js';
+import { isTerminalStatus } from '../protocol/records.js';
+import { EVENT_ACTION_PATTERN } from '../protocol/names.js';
 import type { AnyTaskDefinition, Charge, TaskContext } from './define-task.js';
 import { isJsonObject } from './parse-json-body.js';
 import type { TimerRegistry } from './timer-registry.js';
@@ -44,8 +46,6 @@ export interface TaskRunOptions {
   /** The service's clock. */
   now: () => number;
 }
-
-const ACTION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** Thrown by `ctx.fail` to unwind the task's own code; the failure is already recorded by then. */
 class TaskFailSignal extends Error {
@@ -214,8 +214,8 @@ export class TaskRun {
         this.send({ event: { type: 'task.partial-result', result: copy } });
       },
       emit: (action, fields = {}) => {
-        if (!ACTION_PATTERN.test(action)) {
-          throw new TypeError(`emit() needs an action matching ${String(ACTION_PATTERN)}.`);
+        if (!EVENT_ACTION_PATTERN.test(action)) {
+          throw new TypeError(`emit() needs an action matching ${String(EVENT_ACTION_PATTERN)}.`);
         }
         const copy = jsonObjectCopy(fields, 'The fields of an event');
         if (this.isTerminal) return;

@@ -3,7 +3,7 @@ import axe from 'axe-core';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageBreakdown } from '../../src/components/usage-breakdown/usage-breakdown.js';
-import type { Usage } from '../../src/core/schemas.js';
+import type { Usage } from '../../src/protocol/usage.js';
 
 async function axeViolations(container: Element): Promise<string[]> {
   // jsdom has no canvas, so colour contrast is checked in Chromium (test/browser) instead.

@@ -75,7 +75,7 @@ function readExportedNames(entries: Entry[]): { names: ExportedName[]; checker: 
   return { names, checker };
 }
 
-/** Where a symbol is declared, for failure messages: `src/core/errors.ts`. */
+/** Where a symbol is declared, for failure messages: `src/client/errors.ts`. */
 function declaredIn(target: ts.Symbol): string {
   const file = target.declarations?.[0]?.getSourceFile().fileName;
   return file === undefined ? 'unknown file' : path.relative(root, file);

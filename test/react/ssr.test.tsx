@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createTaskClient } from '../../src/client.js';
+import { createTaskClient } from '../../src/client/index.js';
 import {
   TaskwireProvider,
   useTaskOptions,

@@ -1,6 +1,6 @@
 import { act, render, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTaskClient } from '../../src/client.js';
+import { createTaskClient } from '../../src/client/index.js';
 import { useTaskResult } from '../../src/react/index.js';
 import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKEN } from '../../src/reference/index.js';
 import { createHarness } from './harness.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { findUsageInconsistency } from '../../src/core/schemas.js';
+import { findUsageInconsistency } from '../../src/protocol/usage.js';
 import {
   DEMO_CLIENT_TOKEN,
   DEMO_USER_TOKEN,

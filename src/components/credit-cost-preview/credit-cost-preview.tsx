@@ -1,5 +1,5 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import type { OptionsResult } from '../../core/schemas.js';
+import type { OptionsResult } from '../../protocol/start-answers.js';
 import { classNames } from '../class-names.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';

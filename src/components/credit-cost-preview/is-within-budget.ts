@@ -1,4 +1,5 @@
-import { creditsAgree, type OptionsResult } from '../../core/schemas.js';
+import { creditsAgree } from '../../protocol/usage.js';
+import type { OptionsResult } from '../../protocol/start-answers.js';
 
 /**
  * Whether a task priced at `quote` fits in `balance` credits: `true` when there is no balance to

@@ -1,5 +1,5 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { isSafeAppLink, isSafeWebLink } from '../../core/links.js';
+import { isSafeAppLink, isSafeWebLink } from '../../protocol/links.js';
 import { classNames } from '../class-names.js';
 import { warnInvalidProp } from '../dev-warning.js';
 

@@ -3,9 +3,9 @@ import {
   chargedCredits,
   creditsAgree,
   findUsageInconsistency,
-  type OptionsResult,
   type Usage,
-} from '../../core/schemas.js';
+} from '../../protocol/usage.js';
+import type { OptionsResult } from '../../protocol/start-answers.js';
 import { classNames } from '../class-names.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';

@@ -1,0 +1,166 @@
+/**
+ * `createTaskClient`: the framework-free client of the task workflow service (CONTRACT §2). Every
+ * answer is validated before it is returned; everything that goes wrong is a `TaskwireError`. The
+ * code that starts tasks and the stream path load on first use (`load-on-first-use.ts`).
+ */
+import * as z from 'zod/mini';
+import { LazyTaskStream } from './stream/lazy-task-stream.js';
+import { loadStartPaths } from './load-on-first-use.js';
+import {
+  checkTaskId,
+  checkTaskName,
+  neverAborted,
+  protocolError,
+  readEnvelope,
+  send,
+  type RequestContext,
+} from './request.js';
+import { parseRetryAfter } from '../protocol/retry-after.js';
+import { describeIssues } from '../protocol/describe-issues.js';
+import {
+  envelopeSchema,
+  failureSchema,
+  jsonObjectSchema,
+  taskRecordSchema,
+  type TaskStatus,
+} from '../protocol/records.js';
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import type {
+  GetResultOptions,
+  RequestOptions,
+  StreamOptions,
+  SubmitOptions,
+  TaskClient,
+  TaskClientConfig,
+} from './types.js';
+import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
+
+/** The client's own deadline for Execute: a little past the service's 20 s, so its 504 comes first. */
+export const DEFAULT_EXECUTE_TIMEOUT_MS = 25_000;
+
+const taskRecordEnvelope = envelopeSchema(taskRecordSchema);
+/** Where a result sits in an answer, for naming a bad field of it. */
+const RESULT_PATH = ['response', 'result'];
+
+/** What the parts of a client that load on first use need from it. */
+export interface ClientCore {
+  context: RequestContext;
+  executeTimeoutMs: number;
+  /** The task's schemas from the config's map, if it has an entry for it. */
+  schemaOf(task: string): TaskSchema | undefined;
+  /**
+   * Checks a result against the contract: the failure object when FAILED, else null or a JSON
+   * object (the task's result schema, when the map has one).
+   */
+  checkResult(
+    task: string,
+    status: TaskStatus,
+    result: unknown,
+    what: string,
+    taskId: string,
+  ): unknown;
+}
+
+function checkPositive(value: number | undefined, name: string): void {
+  if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+    throw new TypeError(`createTaskClient: ${name} must be a positive number.`);
+  }
+}
+
+/**
+ * Creates a client of the task workflow service. With a `tasks` map of per-task zod schemas, the
+ * methods are typed by task name, params are checked before sending and results on receipt.
+ *
+ * @throws TypeError synchronously when the configuration itself is unusable (no base URL, a
+ * non-positive limit); every call afterwards rejects instead of throwing.
+ */
+export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
+  config: TaskClientConfig<Tasks>,
+): TaskClient<Tasks> {
+  if (typeof config.baseUrl !== 'string' || config.baseUrl === '') {
+    throw new TypeError('createTaskClient: baseUrl must be a non-empty string.');
+  }
+  checkPositive(config.executeTimeoutMs, 'executeTimeoutMs');
+  checkPositive(config.maxEventBytes, 'maxEventBytes');
+  const core: ClientCore = {
+    context: {
+      baseUrl: config.baseUrl,
+      userToken: config.userToken,
+      clientToken: config.clientToken,
+      platform: config.platform,
+      touchpoint: config.touchpoint,
+      // Looked up per request, so a `fetch` patched after the client was made is used.
+      fetch: config.fetch ?? ((request) => globalThis.fetch(request)),
+      onUnauthorized: config.onUnauthorized,
+    },
+    executeTimeoutMs: config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS,
+    schemaOf(task) {
+      const tasks = config.tasks;
+      // `hasOwn`, since `constructor` or `toString` are valid task names.
+      return tasks !== undefined && Object.hasOwn(tasks, task) ? tasks[task] : undefined;
+    },
+    checkResult(task, status, result, what, taskId) {
+      const parsed =
+        status === 'FAILED'
+          ? failureSchema.safeParse(result)
+          : result === null
+            ? { success: true as const, data: null }
+            : z.safeParse(core.schemaOf(task)?.result ?? jsonObjectSchema, result);
+      if (!parsed.success)
+        throw protocolError(what, describeIssues(parsed.error.issues, RESULT_PATH), taskId);
+      return parsed.data;
+    },
+  };
+
+  const client = {
+    tasks: config.tasks,
+
+    async submit(task: string, params: unknown, options: SubmitOptions = {}) {
+      return (await loadStartPaths()).submitTask(core, task, params, options);
+    },
+
+    async getResult(task: string, id: string, options: GetResultOptions = {}) {
+      const name = checkTaskName(task, TASK_NAME_PATTERN);
+      const taskId = checkTaskId(id);
+      const signal = options.signal ?? neverAborted;
+      const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
+      const response = await send(core.context, {
+        method: 'GET',
+        path,
+        accept: 'application/json',
+        signal,
+      });
+      const what = `The answer to Get Result '${name}'`;
+      const envelope = await readEnvelope(response, taskRecordEnvelope, signal, what, taskId);
+      const record = envelope.response;
+      if (record.id !== taskId)
+        throw protocolError(what, `response.id is '${record.id}', not the id asked for.`, taskId);
+      record.result = core.checkResult(name, record.status, record.result, what, taskId);
+      options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
+      return record;
+    },
+
+    stream(task: string, params: unknown, options: StreamOptions = {}) {
+      // Checks run inside `open`, so a bad name or params reject the first `next()`, never throw here.
+      const schema = typeof task === 'string' ? core.schemaOf(task) : undefined;
+      return new LazyTaskStream({
+        open: async (signal) =>
+          (await (await loadStartPaths()).postTask(core, task, params, 'stream', signal)).response,
+        maxEventBytes: config.maxEventBytes,
+        resultSchema: schema?.result,
+        eventSchema: schema?.events,
+        signal: options.signal,
+        onOpen: options.onOpen,
+      });
+    },
+
+    async execute(task: string, params: unknown, options: RequestOptions = {}) {
+      return (await loadStartPaths()).executeTask(core, task, params, options);
+    },
+
+    async options(task: string, params: unknown, options: RequestOptions = {}) {
+      return (await loadStartPaths()).taskOptions(core, task, params, options);
+    },
+  };
+  return client as unknown as TaskClient<Tasks>;
+}

@@ -1,0 +1,169 @@
+/**
+ * The ways to start a task: Submit, Execute, Options, and the POST of a stream. Loaded on the first
+ * call that starts one (see `load-on-first-use.ts`), so an app that only watches tasks never
+ * downloads it. Params are checked here, before anything is sent.
+ */
+import * as z from 'zod/mini';
+import { TaskwireError } from './errors.js';
+import {
+  abortedError,
+  checkTaskName,
+  neverAborted,
+  readEnvelope,
+  refusal,
+  send,
+} from './request.js';
+import { describeIssues } from '../protocol/describe-issues.js';
+import {
+  envelopeSchema,
+  jsonObjectSchema,
+  submitAnswerSchema,
+  type SubmitAnswer,
+} from '../protocol/records.js';
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import {
+  executeRecordSchema,
+  optionsResultSchema,
+  type ExecuteRecord,
+  type OptionsResult,
+} from '../protocol/start-answers.js';
+import type { ClientCore } from './create-task-client.js';
+import type { RequestOptions, SubmitOptions } from './types.js';
+
+const submitEnvelope = envelopeSchema(submitAnswerSchema);
+const executeEnvelope = envelopeSchema(executeRecordSchema);
+const optionsEnvelope = envelopeSchema(optionsResultSchema);
+
+const JSON_MEDIA_TYPE = 'application/json';
+
+/** A random version 4 UUID; `crypto.randomUUID` exists only in secure contexts, `getRandomValues` everywhere. */
+function randomKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // Each 0, 1 and 8 of the template becomes a random hex digit; 8 keeps the variant bits 10xx.
+  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) =>
+    (
+      Number(digit) ^
+      ((crypto.getRandomValues(new Uint8Array(1))[0] as number) & (15 >> (Number(digit) / 4)))
+    ).toString(16),
+  );
+}
+
+/** Checks params (against the task's schema when there is one) and renders the JSON body. */
+function requestBody(
+  client: ClientCore,
+  task: string,
+  params: unknown,
+  extra: Record<string, unknown> = {},
+): string {
+  const schema = client.schemaOf(task)?.params;
+  if (schema !== undefined) {
+    const parsed = z.safeParse(schema, params);
+    if (!parsed.success) {
+      throw refusal(
+        'INVALID_PARAMS',
+        `The params of '${task}' are invalid: ${describeIssues(parsed.error.issues)}`,
+      );
+    }
+  } else if (!jsonObjectSchema.safeParse(params).success || Array.isArray(params)) {
+    throw refusal('INVALID_PARAMS', `The params of '${task}' must be a JSON object.`);
+  }
+  try {
+    // Params are sent as given: the schema checks them, it does not rewrite them.
+    return JSON.stringify({ params, ...extra });
+  } catch (error) {
+    throw new TaskwireError('protocol', `The params of '${task}' cannot be written as JSON.`, {
+      reason: 'INVALID_PARAMS',
+      cause: error,
+    });
+  }
+}
+
+/** Checks the task name and params, then POSTs them to one of the task's endpoints. */
+export async function postTask(
+  client: ClientCore,
+  task: unknown,
+  params: unknown,
+  endpoint: 'submit' | 'stream' | 'execute' | 'options',
+  signal: AbortSignal,
+  extra: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<{ name: string; response: Response }> {
+  const name = checkTaskName(task, TASK_NAME_PATTERN);
+  const body = requestBody(client, name, params, extra.body);
+  const response = await send(client.context, {
+    method: 'POST',
+    path: `/workflows/${encodeURIComponent(name)}/${endpoint}`,
+    body,
+    accept: endpoint === 'stream' ? 'text/event-stream' : JSON_MEDIA_TYPE,
+    headers: extra.headers,
+    signal,
+  });
+  return { name, response };
+}
+
+/** Submit Task (§4.1): one key per call, reused by the retry after a 401, so one call makes one task. */
+export async function submitTask(
+  client: ClientCore,
+  task: string,
+  params: unknown,
+  options: SubmitOptions,
+): Promise<SubmitAnswer> {
+  const signal = options.signal ?? neverAborted;
+  const { name, response } = await postTask(client, task, params, 'submit', signal, {
+    body: options.notification === undefined ? {} : { notification: options.notification },
+    headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
+  });
+  const what = `The answer to Submit '${name}'`;
+  return (await readEnvelope(response, submitEnvelope, signal, what)).response;
+}
+
+/** Options (§4.5): what the task would cost with these params. */
+export async function taskOptions(
+  client: ClientCore,
+  task: string,
+  params: unknown,
+  options: RequestOptions,
+): Promise<OptionsResult> {
+  const signal = options.signal ?? neverAborted;
+  const { name, response } = await postTask(client, task, params, 'options', signal);
+  const what = `The answer to Options '${name}'`;
+  return (await readEnvelope(response, optionsEnvelope, signal, what)).response;
+}
+
+/** Execute (§4.4): a missed deadline rejects with `timeout`, the caller's abort with `aborted`. */
+export async function executeTask(
+  client: ClientCore,
+  task: string,
+  params: unknown,
+  options: RequestOptions,
+): Promise<ExecuteRecord> {
+  const userSignal = options.signal;
+  if (userSignal?.aborted) throw abortedError(userSignal);
+  // The deadline and the caller's signal both abort one controller; which fired decides the code.
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(userSignal?.reason);
+  userSignal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, client.executeTimeoutMs);
+  try {
+    const { name, response } = await postTask(client, task, params, 'execute', controller.signal);
+    const what = `The answer to Execute '${name}'`;
+    const record = (await readEnvelope(response, executeEnvelope, controller.signal, what))
+      .response;
+    record.result = client.checkResult(name, record.status, record.result, what, record.id);
+    return record;
+  } catch (error) {
+    if (timedOut && TaskwireError.isInstance(error) && error.code === 'aborted') {
+      throw new TaskwireError(
+        'timeout',
+        `Execute '${task}' did not answer within ${client.executeTimeoutMs} ms.`,
+      );
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    userSignal?.removeEventListener('abort', onAbort);
+  }
+}

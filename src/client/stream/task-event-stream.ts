@@ -1,0 +1,301 @@
+/**
+ * The stream path: one POST, the checks of its answer, and an async iterator over its events that
+ * ends after `task.completed` or `task.failed`. The connection loop is ours, so nothing is ever sent
+ * twice; lines are parsed by {@link createEventStreamReader}.
+ */
+import * as z from 'zod/mini';
+import { TaskwireError } from '../errors.js';
+import {
+  abortedError,
+  discardBody,
+  errorFromResponse,
+  protocolError,
+  raceAbort,
+} from '../request.js';
+import { describeIssues } from '../../protocol/describe-issues.js';
+import { isFinalEvent, type ProgressEvent } from '../../protocol/stream-events.js';
+import { taskIdSchema } from '../../protocol/records.js';
+import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
+import {
+  createEventStreamReader,
+  EventTooLargeError,
+  type EventStreamReader,
+  type ServerSentMessage,
+} from './sse-reader.js';
+import type { TaskStream } from '../types.js';
+
+/** What a {@link TaskEventStream} needs to open and read its connection. */
+export interface TaskEventStreamSetup {
+  /** Checks the call and sends the POST (the one retry after a 401 included); never called twice. */
+  open(signal: AbortSignal): Promise<Response>;
+  /** The cap on one event, in bytes. Defaults to the reader's 16 MiB. */
+  maxEventBytes: number | undefined;
+  /** The task's result schema, for partial and final results; any JSON object without one. */
+  resultSchema: z.core.$ZodType | undefined;
+  /** The task's custom event schema; any `event.*` object without one. */
+  eventSchema: z.core.$ZodType | undefined;
+  /** The caller's signal. */
+  signal: AbortSignal | undefined;
+  /** Called once the answer has passed its checks. */
+  onOpen: ((info: { taskId: string | undefined }) => void) | undefined;
+}
+
+type Phase = 'idle' | 'open' | 'done';
+
+const EVENT_STREAM = 'text/event-stream';
+
+/** Whether a `Content-Type` value is `text/event-stream`, parameters aside. */
+function isEventStreamType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semicolon = contentType.indexOf(';');
+  const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
+  return type.trim().toLowerCase() === EVENT_STREAM;
+}
+
+/**
+ * `task.progress` checked by hand, with exactly the output of `progressEventSchema` (unknown fields
+ * dropped, finite numbers only, as `z.number()`), or `undefined` when zod must look at it.
+ */
+export function fastProgressEvent(fields: Record<string, unknown>): ProgressEvent | undefined {
+  const { percent, estimatedSecondsLeft } = fields;
+  if (
+    typeof percent === 'number' &&
+    Number.isFinite(percent) &&
+    typeof estimatedSecondsLeft === 'number' &&
+    Number.isFinite(estimatedSecondsLeft)
+  ) {
+    return { type: 'task.progress', percent, estimatedSecondsLeft };
+  }
+  return undefined;
+}
+
+/**
+ * An event stream of one task: iterate it (once) for its events. The POST is sent on the first
+ * `next()`, so a stream that is never iterated sends nothing.
+ */
+export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableIterator<Event> {
+  readonly #setup: TaskEventStreamSetup;
+  readonly #controller = new AbortController();
+  #phase: Phase = 'idle';
+  #taskId: string | undefined;
+  #reader: EventStreamReader | undefined;
+  // The messages of the last chunk read and the next one to hand out: a fast stream is served from
+  // here with an already-settled promise per event, and the network is read once per chunk.
+  #messages: ServerSentMessage[] = [];
+  #index = 0;
+  #busy: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(setup: TaskEventStreamSetup) {
+    this.#setup = setup;
+  }
+
+  /** The task id from `x-task-id`, once the service has answered. */
+  get taskId(): string | undefined {
+    return this.#taskId;
+  }
+
+  /** The stream is its own iterator, like a generator. */
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** The next event; the first call sends the request. */
+  next(): Promise<IteratorResult<Event, undefined>> {
+    if (this.#busy !== undefined) {
+      // A call made while a chunk is being read waits for it, so events keep their order.
+      return this.#busy.then(
+        () => this.next(),
+        () => this.next(),
+      );
+    }
+    if (this.#index < this.#messages.length) {
+      const message = this.#messages[this.#index++] as ServerSentMessage;
+      let event: Event;
+      try {
+        event = this.#toEvent(message);
+      } catch (error) {
+        this.#finish();
+        return Promise.reject(error);
+      }
+      if (isFinalEvent(event as { type: string })) this.#finish();
+      return Promise.resolve({ value: event, done: false });
+    }
+    if (this.#phase === 'done') return Promise.resolve({ value: undefined, done: true });
+    const pull = this.#pull();
+    this.#busy = pull;
+    return pull.then(
+      () => {
+        this.#busy = undefined;
+        return this.next();
+      },
+      (error: unknown) => {
+        this.#busy = undefined;
+        this.#finish();
+        if (this.#stopped) return { value: undefined, done: true };
+        throw error;
+      },
+    );
+  }
+
+  /** Stops the stream (a `break` out of `for await` calls this): closes the connection. */
+  return(): Promise<IteratorResult<Event, undefined>> {
+    this.#stopped = true;
+    this.#finish();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  readonly #onAbort = (): void => {
+    this.#controller.abort(this.#setup.signal?.reason);
+    void this.#reader?.cancel();
+  };
+
+  /** Reads the next chunk that completes at least one message, opening the connection first. */
+  async #pull(): Promise<void> {
+    try {
+      if (this.#phase === 'idle') await this.#open();
+      const reader = this.#reader as EventStreamReader;
+      const messages = await raceAbort(reader.read(), this.#controller.signal);
+      if (this.#setup.signal?.aborted) throw this.#setup.signal.reason;
+      if (messages === undefined) {
+        throw new TaskwireError('network', 'The stream ended before its final event.', {
+          taskId: this.#taskId,
+        });
+      }
+      this.#messages = messages;
+      this.#index = 0;
+    } catch (error) {
+      throw this.#typed(error);
+    }
+  }
+
+  async #open(): Promise<void> {
+    this.#phase = 'open';
+    const userSignal = this.#setup.signal;
+    const signal = this.#controller.signal;
+    if (userSignal !== undefined) {
+      if (userSignal.aborted) throw abortedError(userSignal);
+      userSignal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+    const response = await this.#setup.open(signal);
+    if (!response.ok) throw await errorFromResponse(response, signal);
+    const taskIdHeader = response.headers.get('x-task-id');
+    if (taskIdHeader !== null) {
+      if (!taskIdSchema.safeParse(taskIdHeader).success) {
+        await discardBody(response);
+        throw protocolError(
+          'The stream answer',
+          'its x-task-id header is not 1 to 256 characters.',
+        );
+      }
+      this.#taskId = taskIdHeader;
+    }
+    const contentType = response.headers.get('content-type');
+    if (!isEventStreamType(contentType)) {
+      await discardBody(response);
+      throw protocolError(
+        'The stream answer',
+        `its content type is ${contentType ?? 'missing'}, not ${EVENT_STREAM}.`,
+        this.#taskId,
+      );
+    }
+    if (response.body === null) {
+      throw new TaskwireError('network', 'The stream answer has no body.', {
+        taskId: this.#taskId,
+      });
+    }
+    this.#reader = createEventStreamReader(response.body, {
+      maxEventBytes: this.#setup.maxEventBytes,
+    });
+    this.#setup.onOpen?.({ taskId: this.#taskId });
+  }
+
+  /** Turns whatever went wrong into a `TaskwireError` that carries the task id when known. */
+  #typed(error: unknown): TaskwireError {
+    const userSignal = this.#setup.signal;
+    if (userSignal?.aborted) return abortedError(userSignal, this.#taskId);
+    if (error instanceof EventTooLargeError) {
+      return protocolError('The stream', error.message, this.#taskId);
+    }
+    if (TaskwireError.isInstance(error)) return error;
+    return new TaskwireError('network', 'The stream broke before its final event.', {
+      taskId: this.#taskId,
+      cause: error,
+    });
+  }
+
+  /** Parses and validates one message into an event, or throws a `protocol` error. */
+  #toEvent(message: ServerSentMessage): Event {
+    const taskId = this.#taskId;
+    let value: unknown;
+    try {
+      value = JSON.parse(message.data);
+    } catch (error) {
+      throw protocolError('A stream event', 'its data is not JSON.', taskId, error);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw protocolError('A stream event', 'its data is not a JSON object.', taskId);
+    }
+    const fields = value as Record<string, unknown>;
+    const type = fields.type;
+    if (typeof type !== 'string') {
+      throw protocolError('A stream event', 'type: expected a string.', taskId);
+    }
+    if (type === 'task.progress') {
+      // The most frequent event by far: checked by hand, and by zod only to describe a failure.
+      const progress = fastProgressEvent(fields);
+      if (progress !== undefined) return progress as Event;
+    }
+    if (type.startsWith('event.')) {
+      let custom = fields;
+      if (this.#setup.eventSchema !== undefined) {
+        const parsed = z.safeParse(this.#setup.eventSchema, value);
+        if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
+        custom = parsed.data as Record<string, unknown>;
+      }
+      if (message.id !== '') custom.eventId = message.id;
+      return custom as Event;
+    }
+    if (!Object.hasOwn(knownStreamEventSchemas, type)) {
+      // A `task.*` type this client does not know yet is passed through (forward compatibility).
+      if (type.startsWith('task.')) return value as Event;
+      throw protocolError(
+        `The stream event '${type}'`,
+        'type: expected task.* or event.*.',
+        taskId,
+      );
+    }
+    const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
+    const parsed = z.safeParse(schema, value);
+    if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
+    const event = parsed.data as { type: string; result?: unknown };
+    const resultSchema = this.#setup.resultSchema;
+    if (
+      resultSchema !== undefined &&
+      (type === 'task.partial-result' || type === 'task.completed') &&
+      event.result !== null
+    ) {
+      const result = z.safeParse(resultSchema, event.result);
+      if (!result.success) throw this.#shapeError(type, result.error.issues, 'result');
+      event.result = result.data;
+    }
+    return event as Event;
+  }
+
+  #shapeError(type: string, issues: readonly z.core.$ZodIssue[], under?: string): TaskwireError {
+    const problem = describeIssues(issues, under === undefined ? [] : [under]);
+    return protocolError(`The stream event '${type}'`, problem, this.#taskId);
+  }
+
+  /** Ends the stream: no more events, the connection closed, the caller's signal let go. */
+  #finish(): void {
+    if (this.#phase === 'done' && this.#messages.length === 0) return;
+    this.#phase = 'done';
+    this.#messages = [];
+    this.#index = 0;
+    this.#setup.signal?.removeEventListener('abort', this.#onAbort);
+    void this.#reader?.cancel();
+    // An in-process fetch may not watch the body's cancellation; the request's signal tells it too.
+    this.#controller.abort();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The outside of the client (CONTRACT §2): its configuration, the task client interface, and the
+ * types that make a task map type `params`, `result` and custom events by task name.
+ */
+import type { NotificationRequest } from '../protocol/notification.js';
+import type { ExecuteRecord, OptionsResult } from '../protocol/start-answers.js';
+import type { SubmitAnswer, TaskRecord } from '../protocol/records.js';
+import type {
+  TaskName,
+  TaskParams,
+  TaskResult,
+  TaskSchemas,
+  TaskStreamEvent,
+} from '../protocol/task-schemas.js';
+
+/** A token, or a function that returns one (asked again for every request, so it may refresh). */
+export type TokenSource = string | (() => string | Promise<string>);
+
+/** Configuration of {@link TaskClient}. */
+export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
+  /** Base URL of the service, for example `http://127.0.0.1:8787` or `/taskwire` on the same origin. */
+  baseUrl: string;
+  /** The user's token, sent as `Authorization: Bearer …`. */
+  userToken: TokenSource;
+  /** The calling application's token, sent as `x-app-authorization: Bearer …`. */
+  clientToken: TokenSource;
+  /** The `platform` header, when set. */
+  platform?: string;
+  /** The `x-touchpoint` header, when set. */
+  touchpoint?: string;
+  /** The `fetch` to use: the global one by default, or a service's in-process `fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Called once after a 401; the request is then sent once more with the tokens read again. */
+  onUnauthorized?: () => void | Promise<void>;
+  /** The client's own deadline for Execute, in milliseconds. Defaults to `25000`. */
+  executeTimeoutMs?: number;
+  /** Per-task schemas: type the methods by task name and validate params and results. */
+  tasks?: Tasks;
+  /** The largest stream event accepted, in bytes. Defaults to `16 * 1024 * 1024`. */
+  maxEventBytes?: number;
+}
+
+/** Options every call takes. */
+export interface RequestOptions {
+  /** Aborts the request; an already-aborted signal sends nothing. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link TaskClient.getResult}. */
+export interface GetResultOptions extends RequestOptions {
+  /**
+   * Called with the service's `Retry-After` hint in milliseconds (or `undefined` when it sent none)
+   * before the record is returned; the polling hooks use it to space their polls.
+   */
+  onRetryAfter?: (retryAfterMs: number | undefined) => void;
+}
+
+/** Options of {@link TaskClient.submit}. */
+export interface SubmitOptions extends RequestOptions {
+  /** Sent as `Idempotency-Key`. Defaults to a fresh `crypto.randomUUID()` per call. */
+  idempotencyKey?: string;
+  /** Asks for a notification on completion (§2.5). */
+  notification?: NotificationRequest;
+}
+
+/** Options of {@link TaskClient.stream}. */
+export interface StreamOptions extends RequestOptions {
+  /** Called once the service has accepted the stream, with the task id from `x-task-id`. */
+  onOpen?: (info: { taskId: string | undefined }) => void;
+}
+
+/** A running stream: iterate it for its events; it ends after `task.completed` or `task.failed`. */
+export interface TaskStream<Event> extends AsyncIterable<Event> {
+  /** The task id from `x-task-id`, once the service has answered; `undefined` before or without it. */
+  readonly taskId: string | undefined;
+}
+
+/** The client of the task workflow service (CONTRACT §2). Every method rejects with a `TaskwireError`. */
+export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
+  /** The per-task schemas the client was created with, if any. */
+  readonly tasks: Tasks | undefined;
+  /** Submits a task to run in the background; resolves to its id. Never creates a task twice for one call. */
+  submit<Name extends TaskName<Tasks>>(
+    task: Name,
+    params: TaskParams<Tasks, Name>,
+    options?: SubmitOptions,
+  ): Promise<SubmitAnswer>;
+  /** Reads a task's record: status, progress, events, result and usage. */
+  getResult<Name extends TaskName<Tasks>>(
+    task: Name,
+    id: string,
+    options?: GetResultOptions,
+  ): Promise<TaskRecord<TaskResult<Tasks, Name>>>;
+  /** Runs a task and streams its events; the POST is never sent twice. */
+  stream<Name extends TaskName<Tasks>>(
+    task: Name,
+    params: TaskParams<Tasks, Name>,
+    options?: StreamOptions,
+  ): TaskStream<TaskStreamEvent<Tasks, Name>>;
+  /** Runs a task and waits for its outcome (tasks of up to 20 s). */
+  execute<Name extends TaskName<Tasks>>(
+    task: Name,
+    params: TaskParams<Tasks, Name>,
+    options?: RequestOptions,
+  ): Promise<ExecuteRecord<TaskResult<Tasks, Name>>>;
+  /** Asks what a task would cost, without running it. */
+  options<Name extends TaskName<Tasks>>(
+    task: Name,
+    params: TaskParams<Tasks, Name>,
+    options?: RequestOptions,
+  ): Promise<OptionsResult>;
+}

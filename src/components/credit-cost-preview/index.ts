@@ -1,8 +1,0 @@
-export { CreditCostPreview } from './credit-cost-preview.js';
-export type {
-  CreditCostPreviewProps,
-  CreditCostPreviewRenderProps,
-  CreditCostPreviewState,
-  CreditCostPreviewStatus,
-} from './credit-cost-preview.js';
-export { isWithinBudget } from './is-within-budget.js';

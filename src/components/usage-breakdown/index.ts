@@ -1,2 +1,0 @@
-export { UsageBreakdown } from './usage-breakdown.js';
-export type { UsageBreakdownProps, UsageBreakdownState } from './usage-breakdown.js';

@@ -1,0 +1,92 @@
+/**
+ * Zod schemas of every record and event of the service interface (CONTRACT §1), written with
+ * `zod/mini` so that validation costs a few kB in a browser bundle, not ninety.
+ *
+ * Unknown fields in records are accepted and dropped (a newer service may add fields); a known field
+ * with a wrong type is a protocol error. Custom events keep every field, since their shape belongs to
+ * the task.
+ */
+import * as z from 'zod/mini';
+import { usageSchema } from './usage.js';
+
+/** The four states of a task (§3). */
+export const taskStatusSchema = z.enum(['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
+/** A state of a task: `ACCEPTED`, `IN_PROGRESS`, `COMPLETED` or `FAILED`. */
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+
+/** The two terminal states. */
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['COMPLETED', 'FAILED'];
+
+/** Whether a task in this state will never change again. */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return status === 'COMPLETED' || status === 'FAILED';
+}
+
+/** A task id: an opaque string of 1 to 256 characters (CONTRACT §1). */
+export const taskIdSchema = z.string().check(z.minLength(1), z.maxLength(256));
+
+/** Any JSON object: the shape of `params` and of a task's `result`, which depend on the task. */
+export const jsonObjectSchema = z.record(z.string(), z.unknown());
+/** A JSON object whose members depend on the task. */
+export type JsonObject = z.infer<typeof jsonObjectSchema>;
+
+/** Progress of a running task (§2.2). */
+export const progressSchema = z.object({
+  percent: z.number(),
+  estimatedSecondsLeft: z.number(),
+});
+/** Completion percentage and estimated seconds left. */
+export type Progress = z.infer<typeof progressSchema>;
+
+/** A custom event the task emitted, as listed by Get Result (§2.3). */
+export const eventReferenceSchema = z.object({
+  type: z.string().check(z.minLength(1)),
+  id: z.string().check(z.minLength(1)),
+});
+/** Type and id of a custom event a task emitted. */
+export type EventReference = z.infer<typeof eventReferenceSchema>;
+
+/** The result of a failed task, and the body of every error answer (CONTRACT 1.2). */
+export const failureSchema = z.object({
+  status: z.literal('error'),
+  statusCode: z.number(),
+  reason: z.string(),
+  message: z.string(),
+});
+/** Why a task failed: `status: 'error'`, a status code, a machine-readable reason and a message. */
+export type TaskFailure = z.infer<typeof failureSchema>;
+
+/** The body of a non-2xx answer (CONTRACT 1.2); `taskId` is set on `EXECUTE_TIMEOUT`. */
+export const errorBodySchema = z.extend(failureSchema, { taskId: z.optional(taskIdSchema) });
+/** The body of an error answer. */
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** A task record as Get Result returns it (§4.2, CONTRACT 1.4). */
+export const taskRecordSchema = z.object({
+  id: taskIdSchema,
+  status: taskStatusSchema,
+  result: z.nullable(z.unknown()),
+  progress: progressSchema,
+  events: z.array(eventReferenceSchema),
+  usage: z.optional(usageSchema),
+});
+/**
+ * A task as Get Result returns it. `result` is null until there is one, the latest partial result
+ * while running, the final result when COMPLETED, and a {@link TaskFailure} when FAILED.
+ */
+export type TaskRecord<Result = unknown> = Omit<z.infer<typeof taskRecordSchema>, 'result'> & {
+  result: Result | TaskFailure | null;
+};
+
+/** The answer of Submit Task (CONTRACT 1.3). */
+export const submitAnswerSchema = z.object({
+  id: taskIdSchema,
+  status: z.literal('ACCEPTED'),
+});
+/** The id and first state of a submitted task. */
+export type SubmitAnswer = z.infer<typeof submitAnswerSchema>;
+
+/** The success envelope `{ status: 'success', response }` around a record (§2.7). */
+export function envelopeSchema<Schema extends z.ZodMiniType>(response: Schema) {
+  return z.object({ status: z.literal('success'), response });
+}

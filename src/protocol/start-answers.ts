@@ -1,0 +1,33 @@
+/**
+ * The answers of Execute and Options (docs/protocol.md, "Execute" and "Options"). Apart from the
+ * record schemas, so that they load with the client's start paths, not with every client.
+ */
+import * as z from 'zod/mini';
+import { taskIdSchema, type TaskFailure } from './records.js';
+import { usageSchema } from './usage.js';
+
+/** The answer of Execute: the final outcome of the task. */
+export const executeRecordSchema = z.object({
+  id: taskIdSchema,
+  status: z.enum(['COMPLETED', 'FAILED']),
+  result: z.nullable(z.unknown()),
+  usage: z.optional(usageSchema),
+});
+
+/** The answer of Options: the credit cost, or `{}` when the task has no monetization. */
+export const optionsResultSchema = z.object({
+  monetization: z.optional(z.object({ toolId: z.string() })),
+  usageAmount: z.optional(z.number().check(z.nonnegative())),
+  credits: z.optional(z.number().check(z.nonnegative())),
+});
+
+/** The final outcome of an executed task. A FAILED task carries its {@link TaskFailure} in `result`. */
+export type ExecuteRecord<Result = unknown> = Omit<
+  z.infer<typeof executeRecordSchema>,
+  'result'
+> & {
+  result: Result | TaskFailure | null;
+};
+
+/** What a task would cost: the resolved tool, usage amount and credits; `{}` when it is free. */
+export type OptionsResult = z.infer<typeof optionsResultSchema>;

@@ -1,0 +1,38 @@
+/**
+ * Zod schemas of the four `task.*` stream events (§6.1). They live apart from the record schemas so
+ * that they load with the stream path (`import()`ed on the first stream), not with every client.
+ */
+import * as z from 'zod/mini';
+import { failureSchema, jsonObjectSchema } from './records.js';
+import { usageSchema } from './usage.js';
+
+/** `task.progress` (§6.1). */
+export const progressEventSchema = z.object({
+  type: z.literal('task.progress'),
+  percent: z.number(),
+  estimatedSecondsLeft: z.number(),
+});
+/** `task.partial-result` (§6.1). */
+export const partialResultEventSchema = z.object({
+  type: z.literal('task.partial-result'),
+  result: jsonObjectSchema,
+});
+/** `task.completed` (§6.1): the final result (null when the task returns none) and usage. */
+export const completedEventSchema = z.object({
+  type: z.literal('task.completed'),
+  result: z.nullable(jsonObjectSchema),
+  usage: z.optional(usageSchema),
+});
+/** `task.failed` (§6.1). */
+export const failedEventSchema = z.object({
+  type: z.literal('task.failed'),
+  result: failureSchema,
+});
+
+/** The schema of each known stream event type, by type. */
+export const knownStreamEventSchemas = {
+  'task.progress': progressEventSchema,
+  'task.partial-result': partialResultEventSchema,
+  'task.completed': completedEventSchema,
+  'task.failed': failedEventSchema,
+} as const;

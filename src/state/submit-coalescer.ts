@@ -1,0 +1,64 @@
+/**
+ * Makes sure one intent to submit creates one task: a retry of the same call reuses its idempotency
+ * key, and a call with the same content as one still in flight joins it (a double click, or a React
+ * StrictMode double effect).
+ */
+import { canonicalJson } from '../protocol/canonical-json.js';
+
+/** What identifies a submit call. */
+export interface SubmitCall {
+  /** The task's params. */
+  params: unknown;
+  /** The notification request, if any. */
+  notification?: unknown;
+  /** An idempotency key chosen by the caller; otherwise one is generated per call. */
+  idempotencyKey?: string;
+}
+
+/** Runs submit calls so that none creates a second task. */
+export interface SubmitCoalescer {
+  /**
+   * Runs `send` with the call's idempotency key, or joins the identical call in flight. Pass the very
+   * same `call` object again to retry it with the same key.
+   */
+  run<Answer>(
+    task: string,
+    call: SubmitCall,
+    send: (idempotencyKey: string) => Promise<Answer>,
+  ): Promise<Answer>;
+}
+
+/** Creates a {@link SubmitCoalescer}; `newKey` defaults to `crypto.randomUUID`. */
+export function createSubmitCoalescer(
+  newKey: () => string = () => crypto.randomUUID(),
+): SubmitCoalescer {
+  // Keyed by the call object itself: a retry passes the very same object again.
+  const keysByCall = new WeakMap<SubmitCall, string>();
+  const inFlight = new Map<string, { idempotencyKey: string; promise: Promise<unknown> }>();
+  return {
+    run<Answer>(
+      task: string,
+      call: SubmitCall,
+      send: (idempotencyKey: string) => Promise<Answer>,
+    ): Promise<Answer> {
+      const content = canonicalJson([
+        task,
+        call.params,
+        call.notification ?? null,
+        call.idempotencyKey ?? null,
+      ]);
+      const joined = inFlight.get(content);
+      if (joined) {
+        keysByCall.set(call, joined.idempotencyKey);
+        return joined.promise as Promise<Answer>;
+      }
+      const idempotencyKey = call.idempotencyKey ?? keysByCall.get(call) ?? newKey();
+      keysByCall.set(call, idempotencyKey);
+      const promise = send(idempotencyKey).finally(() => {
+        if (inFlight.get(content)?.promise === promise) inFlight.delete(content);
+      });
+      inFlight.set(content, { idempotencyKey, promise });
+      return promise;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseRetryAfter } from '../../src/client/index.js';
+
+describe('parseRetryAfter', () => {
+  const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+  it('reads whole seconds', () => {
+    expect(parseRetryAfter('0', now)).toBe(0);
+    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
+  });
+
+  it('reads an HTTP date as the time left until it', () => {
+    expect(parseRetryAfter('Sat, 21 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+  });
+
+  it('reads a date in the past as 0', () => {
+    expect(parseRetryAfter('Sat, 21 Nov 2026 11:00:00 GMT', now)).toBe(0);
+  });
+
+  it('ignores an absent, empty, negative, fractional or unreadable value', () => {
+    for (const value of [null, undefined, '', '-5', '1.5', 'soon', '1e3']) {
+      expect(parseRetryAfter(value, now), String(value)).toBeUndefined();
+    }
+  });
+});

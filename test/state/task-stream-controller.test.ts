@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { createFrameScheduler } from '../../src/state/frame-scheduler.js';
+import type { StreamEvent } from '../../src/protocol/stream-events.js';
+import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
+import type { StreamOptions, TaskStream } from '../../src/client/types.js';
+
+type Event = StreamEvent<{ frames: number }>;
+
+/** Animation frames that run only when the test ticks them; `current` counts the ticks. */
+function manualFrames() {
+  const waiting = new Set<() => void>();
+  const frames = {
+    current: 0,
+    request(callback: () => void) {
+      waiting.add(callback);
+      return () => waiting.delete(callback);
+    },
+    tick() {
+      frames.current += 1;
+      const due = [...waiting];
+      waiting.clear();
+      for (const callback of due) callback();
+    },
+  };
+  return frames;
+}
+
+/** A stream the test feeds by hand: `push` hands over events, each awaited by the controller. */
+function manualStream(taskId: string) {
+  const queue: Event[] = [];
+  let wake: (() => void) | undefined;
+  const stream = {
+    opened: 0,
+    push(...events: Event[]) {
+      queue.push(...events);
+      wake?.();
+    },
+    open(_params: unknown, options: StreamOptions): TaskStream<Event> {
+      stream.opened += 1;
+      return {
+        taskId,
+        async *[Symbol.asyncIterator]() {
+          options.onOpen?.({ taskId });
+          for (;;) {
+            while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+            const event = queue.shift() as Event;
+            yield event;
+            if (event.type === 'task.completed' || event.type === 'task.failed') return;
+          }
+        },
+      };
+    },
+  };
+  return stream;
+}
+
+/** Lets the controller's `for await` loop take everything pushed so far. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function setup() {
+  const frames = manualFrames();
+  const stream = manualStream('6f1c2a44-6a1e-4d0b-9a53-0c9d3f1b7e21');
+  const controller = createTaskStreamController<unknown, { frames: number }, never>({
+    openStream: stream.open,
+    createScheduler: (flush) => createFrameScheduler(flush, frames.request),
+  });
+  // Every notification a subscriber gets, with the frame it came in and the status it showed.
+  const notifications: Array<{ frame: number; status: string; percent: number | undefined }> = [];
+  controller.subscribe(() => {
+    const snapshot = controller.getSnapshot();
+    notifications.push({
+      frame: frames.current,
+      status: snapshot.status,
+      percent: snapshot.progress?.percent,
+    });
+  });
+  const perFrame = () => {
+    const counts = new Map<number, number>();
+    for (const { frame } of notifications) counts.set(frame, (counts.get(frame) ?? 0) + 1);
+    return Math.max(...counts.values());
+  };
+  return { frames, stream, controller, notifications, perFrame };
+}
+
+const progress = (percent: number): Event => ({
+  type: 'task.progress',
+  percent,
+  estimatedSecondsLeft: 1,
+});
+const completed: Event = { type: 'task.completed', result: { frames: 3 } };
+
+describe('createTaskStreamController', () => {
+  it('tells subscribers once per frame however many events arrive in it', async () => {
+    const { frames, stream, controller, notifications } = setup();
+    controller.start({});
+    await settle();
+    frames.tick();
+    notifications.length = 0;
+    stream.push(progress(10), progress(20), progress(30));
+    await settle();
+    expect(notifications).toEqual([]);
+    frames.tick();
+    expect(notifications).toEqual([{ frame: 2, status: 'streaming', percent: 30 }]);
+    controller.dispose();
+  });
+
+  it('shows the final state at once when no flush ran in this frame', async () => {
+    const { frames, stream, controller, notifications, perFrame } = setup();
+    controller.start({});
+    await settle();
+    frames.tick();
+    stream.push(progress(50));
+    await settle();
+    frames.tick();
+    // A frame passes with nothing to show, then the final event comes.
+    frames.tick();
+    stream.push(progress(90), completed);
+    await settle();
+    expect(notifications.at(-1)).toEqual({ frame: 3, status: 'completed', percent: 100 });
+    expect(controller.getSnapshot().result).toEqual({ frames: 3 });
+    frames.tick();
+    expect(notifications.at(-1)?.frame).toBe(3);
+    expect(perFrame()).toBeLessThanOrEqual(1);
+    controller.dispose();
+  });
+
+  it('shows the final state on the next frame when this frame already had its flush', async () => {
+    const { frames, stream, controller, notifications, perFrame } = setup();
+    controller.start({});
+    await settle();
+    frames.tick();
+    stream.push(progress(50));
+    await settle();
+    frames.tick();
+    expect(notifications.at(-1)).toEqual({ frame: 2, status: 'streaming', percent: 50 });
+    // The final event lands in the frame whose scheduled flush just ran.
+    stream.push(progress(90), completed);
+    await settle();
+    expect(notifications.at(-1)).toEqual({ frame: 2, status: 'streaming', percent: 50 });
+    frames.tick();
+    expect(notifications.at(-1)).toEqual({ frame: 3, status: 'completed', percent: 100 });
+    expect(controller.getSnapshot().result).toEqual({ frames: 3 });
+    expect(perFrame()).toBeLessThanOrEqual(1);
+    // Nothing more is flushed afterwards.
+    const count = notifications.length;
+    frames.tick();
+    frames.tick();
+    expect(notifications).toHaveLength(count);
+    controller.dispose();
+  });
+
+  it('drops a final state waiting for its frame when disposed', async () => {
+    const { frames, stream, controller, notifications } = setup();
+    controller.start({});
+    await settle();
+    frames.tick();
+    stream.push(progress(50));
+    await settle();
+    frames.tick();
+    stream.push(completed);
+    await settle();
+    const count = notifications.length;
+    controller.dispose();
+    frames.tick();
+    expect(notifications).toHaveLength(count);
+  });
+
+  it('still shows start and stop at once, in a frame that already had its flush', async () => {
+    const { frames, stream, controller, notifications } = setup();
+    controller.start({});
+    await settle();
+    frames.tick();
+    stream.push(progress(50));
+    await settle();
+    frames.tick();
+    controller.stop();
+    expect(notifications.at(-1)).toEqual({ frame: 2, status: 'stopped', percent: 50 });
+    controller.start({ again: true });
+    expect(notifications.at(-1)).toEqual({ frame: 2, status: 'connecting', percent: undefined });
+    // The stream opened in the same frame (this one opens as soon as it is read): shown on the next.
+    expect(controller.getSnapshot().status).toBe('connecting');
+    frames.tick();
+    expect(notifications.at(-1)).toEqual({ frame: 3, status: 'streaming', percent: undefined });
+    expect(stream.opened).toBe(2);
+    controller.dispose();
+  });
+});
