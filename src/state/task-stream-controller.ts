@@ -1,23 +1,26 @@
 /**
  * Runs one streamed task at a time and keeps its {@link TaskStreamState}: reduces every event, tells
  * subscribers at most once per frame, shows the final state at once or, when this frame has already
- * flushed, on the next one, and when the connection breaks with a known task id, hands over to Get
- * Result instead of posting again.
+ * flushed, on the next one. When the connection breaks with a known task id, it reads the outcome
+ * through its {@link WatchTaskRecord} instead of posting again (docs/protocol.md, "Streams"), so a
+ * stream recovers the same way with or without React.
  */
 import { TaskwireError } from '../client/errors.js';
+import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
-import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
-import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
+import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
+import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import {
   eventReferenceOf,
   initialTaskStreamState,
   isSettledStreamStatus,
+  recordOfStream,
   reduceTaskStream,
   type TaskStreamAction,
   type TaskStreamState,
 } from './task-stream-state.js';
-import type { StreamOptions, TaskStream } from '../client/types.js';
+import type { WatchTaskRecord } from './watch-task-record.js';
 
 /** Opens the stream of one task run: a bound `client.stream(task, params, options)`. */
 export type OpenTaskStream<Params, Event> = (
@@ -29,6 +32,8 @@ export type OpenTaskStream<Params, Event> = (
 export interface TaskStreamCallbacks<Params, Result, Event> {
   /** Opens the stream of one run. */
   openStream: OpenTaskStream<Params, StreamEvent<Result> | Event>;
+  /** Reads the outcome of a task whose stream broke (`recovering`). */
+  watchRecord: WatchTaskRecord<Result>;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: (event: Event) => void;
   /**
@@ -50,24 +55,23 @@ export interface TaskStreamControllerOptions<Params, Result, Event> extends Task
   createScheduler?: (flush: () => void) => FrameScheduler;
 }
 
-/** A store of one stream's state that React (or anything else) can subscribe to. */
+/**
+ * A store of one stream's state that React (or anything else) can subscribe to. Its work follows its
+ * subscriptions: when the last subscriber leaves, and no new one has come by the end of the current
+ * task (React's StrictMode unsubscribes and subscribes again at once), the running stream is aborted
+ * and any watch stopped, as `stop()` would; a later subscriber sees the latest state.
+ */
 export interface TaskStreamController<Params, Result, Event> {
   /** The current state; a new object only when something changed and a flush happened. */
   getSnapshot(): TaskStreamState<Result, Event>;
-  /** Listens for new snapshots. */
+  /** Listens for new snapshots; the returned function stops listening. */
   subscribe(listener: () => void): () => void;
   /** Starts a stream; joins the one running when the params are the same, else replaces it. */
   start(params: Params): void;
-  /** Aborts the running stream (the task itself goes on at the service). */
+  /** Aborts the running stream or recovery (the task itself goes on at the service). */
   stop(): void;
-  /** Feeds a record read with Get Result while `recovering`. */
-  applyRecord(record: TaskRecord<Result>): void;
-  /** Ends a recovery that cannot succeed (Get Result failed for good). */
-  applyError(error: TaskwireError): void;
-  /** Replaces the callbacks (and the stream opener), for a host whose props change. */
+  /** Replaces the callbacks (the stream opener, the record watch), for a host whose props change. */
   configure(callbacks: TaskStreamCallbacks<Params, Result, Event>): void;
-  /** Stops and ignores everything from now on. */
-  dispose(): void;
 }
 
 /** More custom events than this in one stream and no record is rebuilt from it (memory stays flat). */
@@ -86,8 +90,9 @@ export function createTaskStreamController<
   const listeners = new Set<() => void>();
   let working = initialTaskStreamState<Result, Event>();
   let snapshot = working;
-  let disposed = false;
-  let current: { abort: AbortController; paramsKey: string } | undefined;
+  // The run in progress: its abort, its params' key, and the stop of its record watch, if any.
+  let current:
+    { abort: AbortController; paramsKey: string; stopWatch?: (() => void) | undefined } | undefined;
   let references: EventReference[] | undefined = [];
 
   const scheduler = (options.createScheduler ?? createFrameScheduler)(() => {
@@ -98,8 +103,8 @@ export function createTaskStreamController<
 
   /**
    * `now` for what the user did (start, stop), shown at once; `soon` for a change that should show
-   * promptly but not add a second flush to a frame (the stream opening or ending, Get Result's
-   * outcome); `frame` for the events in between.
+   * promptly but not add a second flush to a frame (the stream opening or ending, a record read);
+   * `frame` for the events in between.
    */
   const dispatch = (action: TaskStreamAction<Result, Event>, flush: 'now' | 'soon' | 'frame') => {
     working = reduceTaskStream(working, action, maxEvents);
@@ -126,22 +131,39 @@ export function createTaskStreamController<
     else references = undefined;
   };
 
-  const emitRecord = () => {
-    const { taskId, status } = working;
-    if (taskId === undefined || references === undefined || !callbacks.onRecord) return;
-    if (status !== 'completed' && status !== 'failed') return;
-    callbacks.onRecord({
-      id: taskId,
-      status: status === 'completed' ? 'COMPLETED' : 'FAILED',
-      result: status === 'completed' ? (working.result ?? null) : (working.failure ?? null),
-      progress: working.progress ?? { percent: 100, estimatedSecondsLeft: 0 },
-      events: references,
-      ...(working.usage ? { usage: working.usage } : {}),
-    });
+  /** Ends the run: aborts its connection and stops its record watch. */
+  const endRun = () => {
+    current?.abort.abort();
+    current?.stopWatch?.();
+    current = undefined;
   };
 
-  const run = async (params: Params, abort: AbortController) => {
-    const isCurrent = () => !disposed && current?.abort === abort;
+  /** Reads the outcome of the run's task with Get Result, until it settles. */
+  const recover = (run: NonNullable<typeof current>, taskId: string) => {
+    working = { ...working, taskId };
+    dispatch({ type: 'recover' }, 'soon');
+    const isCurrent = () => current === run && working.status === 'recovering';
+    const stopWatch = callbacks.watchRecord(taskId, {
+      onRecord(record) {
+        if (!isCurrent() || record.id !== taskId) return;
+        dispatch({ type: 'record', record }, 'soon');
+        if (isSettledStreamStatus(working.status)) endRun();
+      },
+      onError(error) {
+        // A retryable failure is retried by the watch's policy; the others will not heal.
+        if (!isCurrent() || error.retryable) return;
+        dispatch({ type: 'error', error }, 'soon');
+        endRun();
+      },
+    });
+    // A watch may report a final record before it returns (one already cached): then it is over.
+    if (current === run) run.stopWatch = stopWatch;
+    else stopWatch();
+  };
+
+  const run = async (params: Params, self: NonNullable<typeof current>) => {
+    const { abort } = self;
+    const isCurrent = () => current === self;
     let taskId: string | undefined;
     try {
       const stream = callbacks.openStream(params, {
@@ -161,7 +183,9 @@ export function createTaskStreamController<
         if (isSettledStreamStatus(working.status)) {
           // At once, or on the next frame when this frame has flushed already: never two in one.
           scheduler.flushSoon();
-          emitRecord();
+          current = undefined;
+          const record = recordOfStream(working, references);
+          if (record) callbacks.onRecord?.(record);
           return;
         }
       }
@@ -173,8 +197,7 @@ export function createTaskStreamController<
       const knownTaskId = failure.taskId ?? taskId;
       if (failure.code === 'network' && knownTaskId !== undefined) {
         // The task runs on at the service: read its outcome instead of posting (and paying) again.
-        working = { ...working, taskId: knownTaskId };
-        dispatch({ type: 'recover' }, 'soon');
+        recover(self, knownTaskId);
         return;
       }
       const outcomeUnknown =
@@ -185,53 +208,46 @@ export function createTaskStreamController<
               { cause: failure },
             )
           : failure;
+      current = undefined;
       dispatch({ type: 'error', error: outcomeUnknown }, 'soon');
     }
+  };
+
+  const stop = () => {
+    endRun();
+    dispatch({ type: 'stop' }, 'now');
   };
 
   return {
     getSnapshot: () => snapshot,
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      // A subscriber that comes after the others left sees what changed meanwhile.
+      snapshot = working;
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        queueMicrotask(() => {
+          if (listeners.size > 0) return;
+          if (current !== undefined) stop();
+          scheduler.cancel();
+        });
+      };
     },
     start(params) {
-      if (disposed) return;
       const paramsKey = canonicalJson(params);
-      const running =
-        current !== undefined &&
-        !isSettledStreamStatus(working.status) &&
-        working.status !== 'recovering';
+      const running = current !== undefined && working.status !== 'recovering';
       if (running && current?.paramsKey === paramsKey) return;
-      current?.abort.abort();
-      const abort = new AbortController();
-      current = { abort, paramsKey };
+      endRun();
+      const self = { abort: new AbortController(), paramsKey };
+      current = self;
       references = [];
       dispatch({ type: 'start' }, 'now');
-      void run(params, abort);
+      void run(params, self);
     },
-    stop() {
-      current?.abort.abort();
-      current = undefined;
-      dispatch({ type: 'stop' }, 'now');
-    },
-    applyRecord(record) {
-      if (disposed || working.status !== 'recovering' || record.id !== working.taskId) return;
-      dispatch({ type: 'record', record }, 'soon');
-    },
-    applyError(error) {
-      if (disposed || working.status !== 'recovering') return;
-      dispatch({ type: 'error', error }, 'soon');
-    },
+    stop,
     configure(next) {
       callbacks = next;
-    },
-    dispose() {
-      disposed = true;
-      current?.abort.abort();
-      current = undefined;
-      scheduler.cancel();
-      listeners.clear();
     },
   };
 }

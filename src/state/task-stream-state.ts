@@ -211,6 +211,28 @@ function reduceRecord<Result, Event>(
   }
 }
 
+/**
+ * The TaskRecord a finished stream amounts to, as Get Result would answer it, or `undefined` while
+ * the stream has not finished or when it cannot be rebuilt exactly (no task id, or `events`
+ * undefined because a custom event came without its id).
+ */
+export function recordOfStream<Result, Event>(
+  state: TaskStreamState<Result, Event>,
+  events: readonly EventReference[] | undefined,
+): TaskRecord<Result> | undefined {
+  const { taskId, status } = state;
+  if (taskId === undefined || events === undefined) return undefined;
+  if (status !== 'completed' && status !== 'failed') return undefined;
+  return {
+    id: taskId,
+    status: status === 'completed' ? 'COMPLETED' : 'FAILED',
+    result: status === 'completed' ? (state.result ?? null) : (state.failure ?? null),
+    progress: state.progress ?? { percent: 100, estimatedSecondsLeft: 0 },
+    events: [...events],
+    ...(state.usage ? { usage: state.usage } : {}),
+  };
+}
+
 /** The event references of custom events, for writing a TaskRecord built from a stream. */
 export function eventReferenceOf(event: {
   type: string;

@@ -74,6 +74,16 @@ describe('useTaskOptions', () => {
 
   it('keeps the previous quote while the next one loads', async () => {
     harness = createHarness();
+    // The second quote is held at the transport until the test lets it through, so the loading
+    // state is certain to be seen.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const inner = harness.transport;
+    harness.transport = async (request) => {
+      const body = request.url.endsWith('/options') ? await request.clone().json() : undefined;
+      if (body?.params.count === 2) await held;
+      return inner(request);
+    };
     const view = renderHook(
       ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
       {
@@ -83,11 +93,19 @@ describe('useTaskOptions', () => {
     );
     await settle();
     const first = view.result.current.data;
+    expect(first?.credits).toEqual(expect.any(Number));
     view.rerender({ count: 2 });
     await act(() => vi.advanceTimersByTimeAsync(260));
-    // Either still loading with the old quote shown, or done: never empty in between.
-    expect(view.result.current.data).toBeDefined();
-    if (view.result.current.isFetching) expect(view.result.current.data).toBe(first);
+    expect(view.result.current.isFetching).toBe(true);
+    expect(view.result.current.isPlaceholderData).toBe(true);
+    expect(view.result.current.data).toBe(first);
+    release();
+    await settle();
+    expect(view.result.current.isPlaceholderData).toBe(false);
+    expect(view.result.current.data).toEqual(
+      expect.objectContaining({ credits: expect.any(Number) }),
+    );
+    expect(optionsCalls()).toBe(2);
   });
 
   it('asks once per distinct params, by content', async () => {

@@ -97,6 +97,51 @@ describe('useTaskStream', () => {
     expect(gets()).toBeGreaterThanOrEqual(1);
   });
 
+  it('shares the poll of a useTaskResult of the same task while recovering', async () => {
+    harness = createHarness();
+    const cutting = cuttingStreams(harness.transport, 2);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    harness.transport = async (request) => {
+      if (request.method !== 'GET') return cutting(request);
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      try {
+        return await cutting(request);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const polling = { minIntervalMs: 20 };
+    const { result } = renderHook(
+      () => {
+        const stream = useTaskStream('render-video', { polling });
+        const watched = useTaskResult(
+          'render-video',
+          stream.status === 'recovering' || stream.status === 'completed'
+            ? stream.taskId
+            : undefined,
+          { polling },
+        );
+        return { stream, watched };
+      },
+      { wrapper: harness.wrapper },
+    );
+    act(() => result.current.stream.start({ frames: 10, frameMs: 20 }));
+    await waitFor(() => expect(result.current.stream.status).toBe('recovering'));
+    const key = taskwireKeys.result('render-video', result.current.stream.taskId ?? '');
+    await waitFor(() =>
+      expect(harness.queryClient.getQueryCache().find({ queryKey: key })?.observers).toHaveLength(
+        2,
+      ),
+    );
+    await waitFor(() => expect(result.current.stream.status).toBe('completed'), { timeout: 5000 });
+    expect(result.current.watched.data?.status).toBe('COMPLETED');
+    expect(result.current.stream.result).toEqual(result.current.watched.data?.result);
+    expect(mostInFlight).toBe(1);
+    expect(posts()).toBe(1);
+  });
+
   it('ends in error, saying the outcome is unknown, when a dropped stream had no task id', async () => {
     harness = createHarness();
     harness.transport = cuttingStreams(harness.transport, 1, { dropTaskId: true });
@@ -141,21 +186,16 @@ describe('useTaskStream', () => {
       signal = request.signal;
       return inner(request);
     };
-    let renders = 0;
-    const view = renderHook(
-      () => {
-        renders += 1;
-        return useTaskStream('render-video');
-      },
-      { wrapper: harness.wrapper },
-    );
+    const view = renderHook(() => useTaskStream('render-video'), { wrapper: harness.wrapper });
     act(() => view.result.current.start({ frames: 10, frameMs: 30 }));
     await waitFor(() => expect(view.result.current.status).toBe('streaming'));
     view.unmount();
-    const rendersAtUnmount = renders;
     await waitFor(() => expect(signal?.aborted).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(renders).toBe(rendersAtUnmount);
+    const requestsAtAbort = harness.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // An aborted stream is no broken one: nothing polls its task, nothing is written to the cache.
+    expect(harness.requests).toHaveLength(requestsAtAbort);
+    expect(harness.queryClient.getQueryCache().getAll()).toEqual([]);
   });
 
   it('replaces a running stream when started again with other params', async () => {

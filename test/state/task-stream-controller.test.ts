@@ -62,11 +62,12 @@ function setup() {
   const stream = manualStream('6f1c2a44-6a1e-4d0b-9a53-0c9d3f1b7e21');
   const controller = createTaskStreamController<unknown, { frames: number }, never>({
     openStream: stream.open,
+    watchRecord: () => () => undefined,
     createScheduler: (flush) => createFrameScheduler(flush, frames.request),
   });
   // Every notification a subscriber gets, with the frame it came in and the status it showed.
   const notifications: Array<{ frame: number; status: string; percent: number | undefined }> = [];
-  controller.subscribe(() => {
+  const unsubscribe = controller.subscribe(() => {
     const snapshot = controller.getSnapshot();
     notifications.push({
       frame: frames.current,
@@ -79,7 +80,7 @@ function setup() {
     for (const { frame } of notifications) counts.set(frame, (counts.get(frame) ?? 0) + 1);
     return Math.max(...counts.values());
   };
-  return { frames, stream, controller, notifications, perFrame };
+  return { frames, stream, controller, notifications, perFrame, unsubscribe };
 }
 
 const progress = (percent: number): Event => ({
@@ -91,7 +92,7 @@ const completed: Event = { type: 'task.completed', result: { frames: 3 } };
 
 describe('createTaskStreamController', () => {
   it('tells subscribers once per frame however many events arrive in it', async () => {
-    const { frames, stream, controller, notifications } = setup();
+    const { frames, stream, controller, notifications, unsubscribe } = setup();
     controller.start({});
     await settle();
     frames.tick();
@@ -101,11 +102,11 @@ describe('createTaskStreamController', () => {
     expect(notifications).toEqual([]);
     frames.tick();
     expect(notifications).toEqual([{ frame: 2, status: 'streaming', percent: 30 }]);
-    controller.dispose();
+    unsubscribe();
   });
 
   it('shows the final state at once when no flush ran in this frame', async () => {
-    const { frames, stream, controller, notifications, perFrame } = setup();
+    const { frames, stream, controller, notifications, perFrame, unsubscribe } = setup();
     controller.start({});
     await settle();
     frames.tick();
@@ -121,11 +122,11 @@ describe('createTaskStreamController', () => {
     frames.tick();
     expect(notifications.at(-1)?.frame).toBe(3);
     expect(perFrame()).toBeLessThanOrEqual(1);
-    controller.dispose();
+    unsubscribe();
   });
 
   it('shows the final state on the next frame when this frame already had its flush', async () => {
-    const { frames, stream, controller, notifications, perFrame } = setup();
+    const { frames, stream, controller, notifications, perFrame, unsubscribe } = setup();
     controller.start({});
     await settle();
     frames.tick();
@@ -146,11 +147,11 @@ describe('createTaskStreamController', () => {
     frames.tick();
     frames.tick();
     expect(notifications).toHaveLength(count);
-    controller.dispose();
+    unsubscribe();
   });
 
-  it('drops a final state waiting for its frame when disposed', async () => {
-    const { frames, stream, controller, notifications } = setup();
+  it('drops a final state waiting for its frame once its last subscriber has left', async () => {
+    const { frames, stream, controller, unsubscribe } = setup();
     controller.start({});
     await settle();
     frames.tick();
@@ -159,14 +160,18 @@ describe('createTaskStreamController', () => {
     frames.tick();
     stream.push(completed);
     await settle();
-    const count = notifications.length;
-    controller.dispose();
+    unsubscribe();
+    await settle();
     frames.tick();
-    expect(notifications).toHaveLength(count);
+    // The flush that would have shown `completed` was cancelled, not merely sent to nobody.
+    expect(controller.getSnapshot().status).toBe('streaming');
+    // A subscriber that comes later sees the latest state.
+    controller.subscribe(() => undefined);
+    expect(controller.getSnapshot().status).toBe('completed');
   });
 
   it('still shows start and stop at once, in a frame that already had its flush', async () => {
-    const { frames, stream, controller, notifications } = setup();
+    const { frames, stream, controller, notifications, unsubscribe } = setup();
     controller.start({});
     await settle();
     frames.tick();
@@ -182,6 +187,6 @@ describe('createTaskStreamController', () => {
     frames.tick();
     expect(notifications.at(-1)).toEqual({ frame: 3, status: 'streaming', percent: undefined });
     expect(stream.opened).toBe(2);
-    controller.dispose();
+    unsubscribe();
   });
 });

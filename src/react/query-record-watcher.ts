@@ -1,0 +1,41 @@
+/**
+ * The record watch of a recovering stream, over TanStack Query: an observer of the same query that
+ * `useTaskResult` reads, so a recovering stream and every component watching that task share one
+ * poll, and its records land in the cache.
+ */
+import { QueryObserver, type QueryClient } from '@tanstack/react-query';
+import type { TaskClient } from '../client/types.js';
+import type { TaskRecord } from '../protocol/records.js';
+import type { PollingPolicyOptions } from '../state/polling-policy.js';
+import type { WatchTaskRecord } from '../state/watch-task-record.js';
+import { taskResultQueryOptions } from './query-options.js';
+
+/** A {@link WatchTaskRecord} that observes `task`'s Get Result query in `queryClient`. */
+export function queryRecordWatcher<Result>(
+  queryClient: QueryClient,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any task map; typed by the hook
+  client: TaskClient<any>,
+  task: string,
+  polling: PollingPolicyOptions | undefined,
+): WatchTaskRecord<Result> {
+  return (taskId, listener) => {
+    const observer = new QueryObserver(
+      queryClient,
+      taskResultQueryOptions(client, task, taskId, polling ? { polling } : {}),
+    );
+    let reported: { data: unknown; error: unknown } = { data: undefined, error: undefined };
+    const report = (result: { data?: unknown; error: unknown }) => {
+      // The observer tells every change of fetch status too; only a new record or error counts.
+      if (result.data !== undefined && result.data !== reported.data) {
+        listener.onRecord(result.data as TaskRecord<Result>);
+      }
+      if (result.error && result.error !== reported.error) {
+        listener.onError(result.error as Parameters<typeof listener.onError>[0]);
+      }
+      reported = { data: result.data, error: result.error };
+    };
+    const unsubscribe = observer.subscribe(report);
+    report(observer.getCurrentResult());
+    return unsubscribe;
+  };
+}

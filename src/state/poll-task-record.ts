@@ -1,0 +1,71 @@
+/**
+ * A {@link WatchTaskRecord} without any framework: reads the record with the client's Get Result on
+ * the schedule of the polling policy (the same one `useTaskResult` follows), until the task ends,
+ * the policy gives up, or the watch is stopped.
+ */
+import { TaskwireError } from '../client/errors.js';
+import type { GetResultOptions } from '../client/types.js';
+import type { TaskRecord, TaskStatus } from '../protocol/records.js';
+import { nextPollDelay, type PollingPolicyOptions } from './polling-policy.js';
+import type { WatchTaskRecord } from './watch-task-record.js';
+
+/** Reads a task's record once: a bound `client.getResult(task, id, options)`. */
+export type ReadTaskRecord<Result> = (
+  taskId: string,
+  options: GetResultOptions,
+) => Promise<TaskRecord<Result>>;
+
+/** Creates a watch that polls `read` by the policy `polling` (its defaults when left out). */
+export function pollTaskRecord<Result>(
+  read: ReadTaskRecord<Result>,
+  polling: PollingPolicyOptions = {},
+): WatchTaskRecord<Result> {
+  return (taskId, listener) => {
+    const abort = new AbortController();
+    const startedAt = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let status: TaskStatus | undefined;
+    let estimatedSecondsLeft: number | undefined;
+    let retryAfterMs: number | undefined;
+    let errorCount = 0;
+    let error: unknown;
+
+    const poll = async (): Promise<void> => {
+      try {
+        const record = await read(taskId, {
+          signal: abort.signal,
+          onRetryAfter: (hint) => (retryAfterMs = hint),
+        });
+        if (abort.signal.aborted) return;
+        ({ status } = record);
+        estimatedSecondsLeft = record.progress.estimatedSecondsLeft;
+        errorCount = 0;
+        error = undefined;
+        listener.onRecord(record);
+      } catch (caught) {
+        if (abort.signal.aborted) return;
+        errorCount += 1;
+        error = caught;
+        listener.onError(
+          TaskwireError.isInstance(caught)
+            ? caught
+            : new TaskwireError('protocol', 'Reading the task failed unexpectedly.', {
+                taskId,
+                cause: caught,
+              }),
+        );
+      }
+      // A listener may have stopped the watch (a final record); then nothing more is asked.
+      if (abort.signal.aborted) return;
+      const state = { status, estimatedSecondsLeft, retryAfterMs, errorCount, error };
+      const delay = nextPollDelay({ ...state, startedAt, now: Date.now() }, polling);
+      if (delay !== false) timer = setTimeout(() => void poll(), delay);
+    };
+
+    void poll();
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  };
+}

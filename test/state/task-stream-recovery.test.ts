@@ -1,0 +1,236 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import { TaskwireError } from '../../src/client/errors.js';
+import type { TaskRecord } from '../../src/protocol/records.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+} from '../../src/reference/index.js';
+import { pollTaskRecord } from '../../src/state/poll-task-record.js';
+import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
+import type { TaskRecordListener } from '../../src/state/watch-task-record.js';
+import { cutStreamBody } from '../support/cut-stream-body.js';
+
+let service: ReturnType<typeof createReferenceService>;
+beforeEach(() => {
+  service = createReferenceService({ timeScale: 0.01 });
+});
+afterEach(() => service.close());
+
+/** A real client over the in-process service, cutting every stream after `chunks` chunks. */
+function cuttingClient(chunks: number) {
+  const requests: string[] = [];
+  const client = createTaskClient({
+    baseUrl: 'http://taskwire.test',
+    userToken: DEMO_USER_TOKEN,
+    clientToken: DEMO_CLIENT_TOKEN,
+    tasks: demoTaskSchemas,
+    fetch: async (request) => {
+      requests.push(`${request.method} ${new URL(request.url).pathname}`);
+      const response = await service.fetch(request);
+      return response.headers.get('content-type')?.startsWith('text/event-stream')
+        ? cutStreamBody(response, chunks)
+        : response;
+    },
+  });
+  return { client, requests };
+}
+
+/** Frames that run on a macrotask, so a test can wait for them without a browser. */
+const immediateFrames = (flush: () => void) => {
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const request = () => (pending ??= setTimeout(() => ((pending = undefined), flush()), 0));
+  return {
+    schedule: request,
+    flushSoon: flush,
+    flushNow: flush,
+    cancel: () => clearTimeout(pending),
+  };
+};
+
+/** Resolves once the controller's state passes `check`. */
+function until<State>(
+  controller: { subscribe(listener: () => void): () => void; getSnapshot(): State },
+  check: (state: State) => boolean,
+): Promise<State> {
+  return new Promise((resolve) => {
+    if (check(controller.getSnapshot())) return resolve(controller.getSnapshot());
+    const stop = controller.subscribe(() => {
+      if (!check(controller.getSnapshot())) return;
+      stop();
+      resolve(controller.getSnapshot());
+    });
+  });
+}
+
+describe('createTaskStreamController recovery', () => {
+  it('reads a broken stream’s outcome by polling, without React, with one POST', async () => {
+    const { client, requests } = cuttingClient(2);
+    const controller = createTaskStreamController({
+      openStream: (params: { frames: number; frameMs: number }, options) =>
+        client.stream('render-video', params, options),
+      watchRecord: pollTaskRecord((id, options) => client.getResult('render-video', id, options), {
+        minIntervalMs: 10,
+      }),
+      createScheduler: immediateFrames,
+    });
+    const statuses: string[] = [];
+    controller.subscribe(() => statuses.push(controller.getSnapshot().status));
+    controller.start({ frames: 10, frameMs: 20 });
+    const final = await until(controller, (state) => state.status === 'completed');
+
+    expect(statuses).toContain('recovering');
+    const record = await client.getResult('render-video', final.taskId ?? '');
+    expect(final.result).toEqual(record.result);
+    expect(final.usage).toEqual(record.usage);
+    expect(requests.filter((line) => line.startsWith('POST'))).toHaveLength(1);
+    expect(requests.filter((line) => line.startsWith('GET')).length).toBeGreaterThan(1);
+  });
+
+  it('stops polling once the record is final', async () => {
+    const { client, requests } = cuttingClient(1);
+    const controller = createTaskStreamController({
+      openStream: (params: { frames: number; frameMs: number }, options) =>
+        client.stream('render-video', params, options),
+      watchRecord: pollTaskRecord((id, options) => client.getResult('render-video', id, options), {
+        minIntervalMs: 10,
+        maxIntervalMs: 10,
+      }),
+      createScheduler: immediateFrames,
+    });
+    controller.subscribe(() => undefined);
+    controller.start({ frames: 2, frameMs: 10 });
+    await until(controller, (state) => state.status === 'completed');
+    const reads = requests.length;
+    // The service's Retry-After (1 s) spaces the polls; wait past two more of them.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect(requests).toHaveLength(reads);
+  });
+});
+
+/** A watch the test drives: it records who watches, and hands records and errors over by hand. */
+function manualWatch() {
+  const watch = {
+    listener: undefined as TaskRecordListener<unknown> | undefined,
+    watching: 0,
+    start(_taskId: string, listener: TaskRecordListener<unknown>) {
+      watch.listener = listener;
+      watch.watching += 1;
+      return () => {
+        watch.watching -= 1;
+      };
+    },
+  };
+  return watch;
+}
+
+/** A stream that opens with a task id, then breaks. */
+function breakingStream(taskId: string) {
+  return {
+    taskId,
+    async *[Symbol.asyncIterator]() {
+      yield { type: 'task.progress' as const, percent: 10, estimatedSecondsLeft: 5 };
+      throw new TaskwireError('network', 'The stream broke before its final event.', { taskId });
+    },
+  };
+}
+
+const record = (status: TaskRecord['status'], result: unknown = null): TaskRecord => ({
+  id: 'task-1',
+  status,
+  result,
+  progress: { percent: status === 'COMPLETED' ? 100 : 40, estimatedSecondsLeft: 3 },
+  events: [],
+});
+
+function recoveringController() {
+  const watch = manualWatch();
+  const controller = createTaskStreamController({
+    openStream: () => breakingStream('task-1'),
+    watchRecord: watch.start,
+    createScheduler: immediateFrames,
+  });
+  controller.subscribe(() => undefined);
+  controller.start({});
+  return { watch, controller };
+}
+
+describe('createTaskStreamController while recovering', () => {
+  it('keeps recovering through retryable errors and ends with the final record', async () => {
+    const { watch, controller } = recoveringController();
+    await until(controller, (state) => state.status === 'recovering');
+    watch.listener?.onRecord(record('IN_PROGRESS', { frames: 4 }));
+    watch.listener?.onError(
+      new TaskwireError('http', 'The service answered 503.', { status: 503 }),
+    );
+    expect(controller.getSnapshot()).toMatchObject({
+      status: 'recovering',
+      partialResult: { frames: 4 },
+    });
+    expect(watch.watching).toBe(1);
+    watch.listener?.onRecord(record('COMPLETED', { frames: 10 }));
+    expect(controller.getSnapshot()).toMatchObject({ status: 'completed', result: { frames: 10 } });
+    expect(watch.watching).toBe(0);
+  });
+
+  it('ends in error on an error that will not heal, and stops watching', async () => {
+    const { watch, controller } = recoveringController();
+    await until(controller, (state) => state.status === 'recovering');
+    const gone = new TaskwireError('http', 'The service answered 410.', { status: 410 });
+    watch.listener?.onError(gone);
+    expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: gone });
+    expect(watch.watching).toBe(0);
+  });
+
+  it('stops watching on stop(), and ignores what the watch says afterwards', async () => {
+    const { watch, controller } = recoveringController();
+    await until(controller, (state) => state.status === 'recovering');
+    controller.stop();
+    expect(watch.watching).toBe(0);
+    watch.listener?.onRecord(record('COMPLETED', { frames: 10 }));
+    expect(controller.getSnapshot().status).toBe('stopped');
+  });
+});
+
+describe('createTaskStreamController subscriptions', () => {
+  /** A stream that never ends, whose abort the test can see. */
+  function endlessStream() {
+    const opened: AbortSignal[] = [];
+    return {
+      opened,
+      open: (_params: unknown, options: { signal?: AbortSignal }) => ({
+        taskId: undefined,
+        [Symbol.asyncIterator]() {
+          opened.push(options.signal as AbortSignal);
+          return { next: () => new Promise<IteratorResult<never>>(() => undefined) };
+        },
+      }),
+    };
+  }
+
+  it('keeps running when its last subscriber leaves and another comes at once', async () => {
+    const stream = endlessStream();
+    const controller = createTaskStreamController({
+      openStream: stream.open,
+      watchRecord: () => () => undefined,
+      createScheduler: immediateFrames,
+    });
+    const first = controller.subscribe(() => undefined);
+    controller.start({});
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // What React's StrictMode does with an effect: clean up, then run again in the same task.
+    first();
+    const second = controller.subscribe(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(stream.opened).toHaveLength(1);
+    expect(stream.opened[0]?.aborted).toBe(false);
+    expect(controller.getSnapshot().status).toBe('connecting');
+
+    second();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(stream.opened[0]?.aborted).toBe(true);
+    expect(controller.getSnapshot().status).toBe('stopped');
+  });
+});
