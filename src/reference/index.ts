@@ -3,12 +3,12 @@
  * `fetch` handler, with its demo tasks and `defineTask` for tasks of your own.
  */
 export { createReferenceService } from './create-reference-service.js';
+export type { ReferenceService } from './create-reference-service.js';
 export type {
   ReferenceNotification,
-  ReferenceService,
   ReferenceServiceConfig,
   ReferenceServiceLimits,
-} from './create-reference-service.js';
+} from './reference-service-config.js';
 export { defineTask } from './define-task.js';
 export type {
   AnyTaskDefinition,

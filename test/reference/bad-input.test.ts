@@ -139,15 +139,23 @@ describe('body parsing', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
+    // The task reports what it was given: a params object whose prototype a `__proto__` key had
+    // replaced would show `polluted` without any own key holding it.
     const proto = defineTask({
       name: 'echo',
       params: z.record(z.string(), z.unknown()),
-      run: (_context, params) => ({ keys: Object.keys(params).length }),
+      run: (_context, params) => ({
+        plainPrototype: Object.getPrototypeOf(params) === Object.prototype,
+        polluted: 'polluted' in params,
+      }),
     });
     await service.close();
     service = createReferenceService({ tasks: [proto] });
     const recordTask = await service.fetch(rawPost('{"params":{"__proto__":{"polluted":1}}}'));
     expect(recordTask.status).toBe(202);
+    const { response: recordAnswer } = (await recordTask.json()) as { response: { id: string } };
+    const recordRun = await waitForEnd(service, 'echo', recordAnswer.id);
+    expect(recordRun.result).toEqual({ plainPrototype: true, polluted: false });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

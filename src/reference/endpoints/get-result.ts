@@ -1,0 +1,42 @@
+/**
+ * Get Result (docs/protocol.md, "Get Result"): the record of one of the user's tasks, with a
+ * `Retry-After` hint while it runs.
+ */
+import { successResponse } from '../json-response.js';
+import type { Route } from '../match-route.js';
+import type { ServiceContext } from '../service-context.js';
+import { ServiceError } from '../service-error.js';
+
+/** The longest `Retry-After` hint of Get Result, in seconds. */
+const MAX_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Answers Get Result for `route`'s task name and id: 200 with the record, 404 when the task or id is
+ * unknown to this user, 410 once the record was kept past its retention.
+ */
+export function answerGetResult(context: ServiceContext, route: Route, userId: string): Response {
+  context.findTask(route.taskName);
+  const lookup = context.store.get(userId, route.taskName, route.taskId);
+  switch (lookup.kind) {
+    case 'missing':
+      // The same answer whether the id never existed or belongs to someone else.
+      throw new ServiceError(404, 'RESULT_NOT_FOUND', 'No result with that id for this task.');
+    case 'expired':
+      throw new ServiceError(
+        410,
+        'RESULT_EXPIRED',
+        'The result was kept past its retention and dropped.',
+      );
+    case 'found': {
+      const { run } = lookup;
+      const headers: Record<string, string> = {};
+      if (!run.isTerminal) {
+        const seconds = Math.ceil(run.currentProgress.estimatedSecondsLeft);
+        headers['retry-after'] = String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds)));
+      }
+      return successResponse(200, run.record(), headers);
+    }
+    default:
+      return lookup satisfies never;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The request pipeline of the reference service: every check a request passes, in the one order the
+ * service answers in, then the endpoint that answers it. The order decides which error a request
+ * with several faults gets, so it is written out here, step by step, rather than spread over the
+ * endpoints.
+ */
+import {
+  authenticate,
+  checkJsonContentType,
+  checkOptionalHeaders,
+} from './check-request-headers.js';
+import { checkParams } from './check-params.js';
+import { optionsRequestResponse } from './cors.js';
+import { answerExecute } from './endpoints/execute.js';
+import { answerGetResult } from './endpoints/get-result.js';
+import { answerOptions } from './endpoints/options.js';
+import { answerStream } from './endpoints/stream.js';
+import { answerSubmit } from './endpoints/submit.js';
+import { matchRoute, methodOf } from './match-route.js';
+import { parseJsonBody } from './parse-json-body.js';
+import { readLimitedBody } from './read-limited-body.js';
+import type { ServiceContext, TaskCall } from './service-context.js';
+import { ServiceError } from './service-error.js';
+import { validateNotification } from './validate-notification.js';
+
+/** The body's bytes; throws 413 past `limit`, and 400 when the body cannot be read at all. */
+async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  try {
+    return await readLimitedBody(request, limit);
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw new ServiceError(400, 'MALFORMED_BODY', 'The body could not be read.');
+  }
+}
+
+/**
+ * Answers one request, or throws the {@link ServiceError} it is refused with: route 404, method 405,
+ * tokens 401, rate limit 429, headers 400, content type 415, size 413, body 400, task name 404,
+ * params 422, notification 422, idempotency key 422 (docs/protocol.md, "Headers and tokens").
+ */
+export async function handleRequest(context: ServiceContext, request: Request): Promise<Response> {
+  const route = matchRoute(new URL(request.url).pathname, context.basePath);
+  if (route === undefined) throw new ServiceError(404, 'NOT_FOUND', 'No endpoint at this path.');
+  const method = methodOf(route.endpoint);
+  const allow = `${method}, OPTIONS`;
+  // A CORS preflight needs no token (docs/protocol.md, "Headers and tokens").
+  if (request.method === 'OPTIONS') return optionsRequestResponse(request, allow);
+  if (request.method !== method) {
+    throw new ServiceError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
+      { allow },
+    );
+  }
+  const userId = authenticate(request.headers, context.clientTokens, context.userTokens);
+  const waitSeconds = context.rateLimiter?.take(userId);
+  if (waitSeconds !== undefined) {
+    throw new ServiceError(429, 'RATE_LIMITED', 'Too many requests; try again later.', {
+      'retry-after': String(waitSeconds),
+    });
+  }
+  const idempotencyKey = checkOptionalHeaders(request.headers, route.endpoint === 'submit');
+  if (route.endpoint === 'result') return answerGetResult(context, route, userId);
+
+  checkJsonContentType(request.headers);
+  const body = parseJsonBody(await readBody(request, context.bodyBytes));
+  const definition = context.findTask(route.taskName);
+  const params = checkParams(definition, body.params);
+  const call: TaskCall = { userId, definition, params };
+  switch (route.endpoint) {
+    case 'submit': {
+      const notification = validateNotification(body.notification);
+      // The Idempotency-Key comes last, inside answerSubmit: its check and the task it creates
+      // happen in one synchronous step, so concurrent copies of a request make one task.
+      return answerSubmit(context, call, { body, notification, idempotencyKey });
+    }
+    case 'stream':
+      return answerStream(context, call, request.signal);
+    case 'execute':
+      return answerExecute(context, call);
+    case 'options':
+      return answerOptions(call);
+    default:
+      return route.endpoint satisfies never;
+  }
+}
