@@ -155,8 +155,15 @@ describe('components in Chromium', () => {
     const indicator = track.firstElementChild;
     if (!indicator) throw new Error('no indicator rendered');
     const trackBox = track.getBoundingClientRect();
-    // Measured after the 250 ms transition would end; the inline transform is the target.
+    // The inline transform is the target of the 250 ms transition; a freshly rendered bar starts
+    // there, with no transition, so the layout already shows the fill.
     expect((indicator as HTMLElement).style.transform).toBe('translateX(-75%)');
     expect(trackBox.height).toBeGreaterThan(0);
+    // What shows is the part of the indicator inside the track (which clips it): a quarter of it.
+    const indicatorBox = indicator.getBoundingClientRect();
+    const shown =
+      Math.min(indicatorBox.right, trackBox.right) - Math.max(indicatorBox.left, trackBox.left);
+    expect(shown / trackBox.width).toBeCloseTo(0.25, 2);
+    expect(getComputedStyle(track).overflow).toBe('hidden');
   });
 });

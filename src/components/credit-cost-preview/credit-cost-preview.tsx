@@ -1,6 +1,6 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import type { OptionsResult } from '../../protocol/start-answers.js';
-import { classNames } from '../class-names.js';
+import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
 import { isWithinBudget } from './is-within-budget.js';
@@ -90,7 +90,6 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
       locale,
       label = 'Cost',
       children,
-      className,
       ...rest
     },
     ref,
@@ -129,10 +128,7 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
 
     return (
       <div
-        ref={ref}
-        {...rest}
-        className={classNames('taskwire-cost', className)}
-        data-state={state}
+        {...rootProps(ref, 'taskwire-cost', state, rest)}
         data-updating={isUpdating ? '' : undefined}
         data-budget={overBudget ? 'over' : undefined}
         aria-busy={state === 'loading' || isUpdating}

@@ -1,9 +1,12 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { isSafeAppLink, isSafeWebLink } from '../../protocol/links.js';
-import { classNames } from '../class-names.js';
+import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 
-/** A notification's call to action (§2.5): a web link, an app link, and an optional label. */
+/**
+ * A notification's call to action (docs/protocol.md, "Notifications"): a web link, an app link, and
+ * an optional label.
+ */
 export interface NotificationAction {
   /** A web link; shown only when it is `https:`. */
   deeplink?: string;
@@ -86,7 +89,7 @@ function safeLinks(actions: readonly NotificationAction[]): SafeLink[] {
  */
 export const NotificationActions = forwardRef<HTMLDivElement, NotificationActionsProps>(
   function NotificationActions(
-    { title, description, actions: actionsProp = [], emptyText, className, ...rest },
+    { title, description, actions: actionsProp = [], emptyText, ...rest },
     ref,
   ) {
     let actions = actionsProp;
@@ -97,12 +100,7 @@ export const NotificationActions = forwardRef<HTMLDivElement, NotificationAction
     const links = safeLinks(actions);
     const state: NotificationActionsState = links.length === 0 ? 'empty' : 'listed';
     return (
-      <div
-        ref={ref}
-        {...rest}
-        className={classNames('taskwire-notification', className)}
-        data-state={state}
-      >
+      <div {...rootProps(ref, 'taskwire-notification', state, rest)}>
         {title && <p className="taskwire-notification__title">{title}</p>}
         {description && <p className="taskwire-notification__description">{description}</p>}
         {state === 'listed' ? (

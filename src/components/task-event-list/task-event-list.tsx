@@ -1,5 +1,5 @@
 import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { classNames } from '../class-names.js';
+import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 
 /**
@@ -48,7 +48,7 @@ function showField(value: unknown): string {
  * `event.frame-rendered`) and the event's fields, all rendered as text.
  */
 export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(function TaskEventList(
-  { events: eventsProp = [], label = 'Events', emptyText = 'No events yet.', className, ...rest },
+  { events: eventsProp = [], label = 'Events', emptyText = 'No events yet.', ...rest },
   ref,
 ) {
   const labelId = useId();
@@ -59,12 +59,7 @@ export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(func
   }
   const state: TaskEventListState = events.length === 0 ? 'empty' : 'listed';
   return (
-    <div
-      ref={ref}
-      {...rest}
-      className={classNames('taskwire-events', className)}
-      data-state={state}
-    >
+    <div {...rootProps(ref, 'taskwire-events', state, rest)}>
       <p id={labelId} className="taskwire-events__label">
         {label}
       </p>

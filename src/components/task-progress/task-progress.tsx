@@ -1,5 +1,5 @@
 import { forwardRef, useId, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { classNames } from '../class-names.js';
+import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatNumber, type Locale } from '../format.js';
 import { describeStatus, toDisplayStatus, type TaskStatusInput } from '../task-status.js';
@@ -159,7 +159,6 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
     locale,
     announceEvery: announceEveryProp,
     smoothingWeight: smoothingWeightProp,
-    className,
     ...rest
   },
   ref,
@@ -218,12 +217,7 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
   if (announcement !== '' && typeof label === 'string') announcement = `${label}: ${announcement}`;
 
   return (
-    <div
-      ref={ref}
-      {...rest}
-      className={classNames('taskwire-progress', className)}
-      data-state={state}
-    >
+    <div {...rootProps(ref, 'taskwire-progress', state, rest)}>
       <div className="taskwire-progress__header">
         <span id={labelId} className="taskwire-progress__label">
           {label}

@@ -1,5 +1,5 @@
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
-import { classNames } from '../class-names.js';
+import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import {
   describeStatus,
@@ -19,21 +19,14 @@ export interface TaskStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'spa
 
 /** A task's state as a word in a pill ("Queued", "Running", "Completed", "Failed"), never colour alone. */
 export const TaskStatusBadge = forwardRef<HTMLSpanElement, TaskStatusBadgeProps>(
-  function TaskStatusBadge({ status: statusProp = 'idle', className, ...rest }, ref) {
+  function TaskStatusBadge({ status: statusProp = 'idle', ...rest }, ref) {
     let status = toDisplayStatus(statusProp);
     if (status === undefined) {
       warnInvalidProp('TaskStatusBadge', 'status', statusProp, "'idle'");
       status = 'idle';
     }
     return (
-      <span
-        ref={ref}
-        {...rest}
-        className={classNames('taskwire-badge', className)}
-        data-state={status}
-      >
-        {describeStatus(status)}
-      </span>
+      <span {...rootProps(ref, 'taskwire-badge', status, rest)}>{describeStatus(status)}</span>
     );
   },
 );

@@ -6,13 +6,14 @@ import {
   type Usage,
 } from '../../protocol/usage.js';
 import type { OptionsResult } from '../../protocol/start-answers.js';
-import { classNames } from '../class-names.js';
+import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
 
 /**
- * What a {@link UsageBreakdown} shows, mirrored in its `data-state`: no usage, a consistent table, or
- * a table whose total disagrees with its rows (CONTRACT 1.8), with a warning.
+ * What a {@link UsageBreakdown} shows, mirrored in its `data-state`: no usage, a consistent table,
+ * or a table whose total disagrees with its rows (docs/protocol.md, "Usage and credits"), with a
+ * warning.
  */
 export type UsageBreakdownState = 'empty' | 'consistent' | 'inconsistent';
 
@@ -50,7 +51,7 @@ function checkUsage(usage: Usage | null | undefined): Usage | undefined {
  */
 export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
   function UsageBreakdown(
-    { usage: usageProp, quote, caption = 'Credits used', locale, className, ...rest },
+    { usage: usageProp, quote, caption = 'Credits used', locale, ...rest },
     ref,
   ) {
     const usage = checkUsage(usageProp);
@@ -64,12 +65,7 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
     const charged = usage?.credits ?? 0;
 
     return (
-      <div
-        ref={ref}
-        {...rest}
-        className={classNames('taskwire-usage', className)}
-        data-state={state}
-      >
+      <div {...rootProps(ref, 'taskwire-usage', state, rest)}>
         {state === 'empty' || !usage ? (
           <p className="taskwire-usage__empty">
             <span className="taskwire-usage__title">{caption}</span> No credits were used.
