@@ -82,6 +82,9 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   }
   checkPositive(config.executeTimeoutMs, 'executeTimeoutMs');
   checkPositive(config.maxEventBytes, 'maxEventBytes');
+  if (config.scope !== undefined && typeof config.scope !== 'string') {
+    throw new TypeError('createTaskClient: scope must be a string.');
+  }
   const core: ClientCore = {
     context: {
       baseUrl: config.baseUrl,
@@ -114,6 +117,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
 
   const client = {
     tasks: config.tasks,
+    scope: config.scope ?? config.baseUrl,
 
     async submit(task: string, params: unknown, options: SubmitOptions = {}) {
       return (await loadStartPaths()).submitTask(core, task, params, options);

@@ -38,6 +38,13 @@ export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
   tasks?: Tasks;
   /** The largest stream event accepted, in bytes. Defaults to `16 * 1024 * 1024`. */
   maxEventBytes?: number;
+  /**
+   * A name for what this client sees, placed in every query key the hooks write
+   * (`['taskwire', scope, …]`), so that two clients sharing one QueryClient (two users, two services)
+   * never share a cache entry. An app that switches users sets it to the user's id. Defaults to
+   * `baseUrl`.
+   */
+  scope?: string;
 }
 
 /** Options every call takes. */
@@ -79,6 +86,8 @@ export interface TaskStream<Event> extends AsyncIterable<Event> {
 export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
   /** The per-task schemas the client was created with, if any. */
   readonly tasks: Tasks | undefined;
+  /** The scope of the client's query keys: the config's `scope`, or its `baseUrl`. */
+  readonly scope: string;
   /** Submits a task to run in the background; resolves to its id. Never creates a task twice for one call. */
   submit<Name extends TaskName<Tasks>>(
     task: Name,

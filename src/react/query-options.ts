@@ -20,14 +20,22 @@ import type { TaskRecord } from '../protocol/records.js';
 import type { TaskClient } from '../client/types.js';
 import type { TaskName, TaskParams, TaskResult, TaskSchemas } from '../protocol/task-schemas.js';
 
-/** Query keys of taskwire's queries: `['taskwire', 'result', task, id]`, `['taskwire', 'options', task, params]`. */
+/**
+ * Query keys of taskwire's queries, each under the client's `scope` (`client.scope`), so that two
+ * clients on one QueryClient never share an entry: `['taskwire', scope, 'result', task, id]` and
+ * `['taskwire', scope, 'options', task, params]`.
+ */
 export const taskwireKeys = {
-  /** Every taskwire query. */
+  /** Every taskwire query, of every client. */
   all: ['taskwire'] as const,
+  /** Every query of the clients with this scope (for `invalidateQueries` or `removeQueries`). */
+  scope: (scope: string) => ['taskwire', scope] as const,
   /** The Get Result query of one task. */
-  result: (task: string, id: string) => ['taskwire', 'result', task, id] as const,
+  result: (scope: string, task: string, id: string) =>
+    ['taskwire', scope, 'result', task, id] as const,
   /** The Options query of one task and params. */
-  options: (task: string, params: unknown) => ['taskwire', 'options', task, params] as const,
+  options: (scope: string, task: string, params: unknown) =>
+    ['taskwire', scope, 'options', task, params] as const,
 };
 
 // The service's Retry-After hint of each polled record. Keyed by the record object, so it goes away
@@ -98,7 +106,7 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   config: TaskResultQueryConfig = {},
 ): TaskwireQueryOptions<TaskRecord<TaskResult<Tasks, Name>>> {
   return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
-    queryKey: taskwireKeys.result(task, id),
+    queryKey: taskwireKeys.result(client.scope, task, id),
     queryFn: async ({ signal }) => {
       let hint: number | undefined;
       const record = await client.getResult(task, id, {
@@ -145,7 +153,7 @@ export function taskOptionsQueryOptions<Tasks extends TaskSchemas, Name extends 
   config: TaskOptionsQueryConfig = {},
 ): TaskwireQueryOptions<OptionsResult> {
   return queryOptions<OptionsResult, TaskwireError>({
-    queryKey: taskwireKeys.options(task, params),
+    queryKey: taskwireKeys.options(client.scope, task, params),
     queryFn: ({ signal }) => client.options(task, params, { signal }),
     staleTime: config.staleTime ?? 300_000,
     retry: (failureCount, error) =>

@@ -41,7 +41,7 @@ export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
       ...(options.polling ? { polling: options.polling } : {}),
     }),
     // Keep the key stable while idle, without a request.
-    queryKey: taskwireKeys.result(task, id ?? ''),
+    queryKey: taskwireKeys.result(client.scope, task, id ?? ''),
     enabled: id !== undefined && (options.enabled ?? true),
   });
 

@@ -62,7 +62,8 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
     openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling),
-    onRecord: (record) => queryClient.setQueryData(taskwireKeys.result(task, record.id), record),
+    onRecord: (record) =>
+      queryClient.setQueryData(taskwireKeys.result(client.scope, task, record.id), record),
     ...(onEvent ? { onEvent } : {}),
   });
   const [controller] = useState(() =>

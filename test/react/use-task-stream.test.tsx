@@ -129,7 +129,11 @@ describe('useTaskStream', () => {
     );
     act(() => result.current.stream.start({ frames: 10, frameMs: 20 }));
     await waitFor(() => expect(result.current.stream.status).toBe('recovering'));
-    const key = taskwireKeys.result('render-video', result.current.stream.taskId ?? '');
+    const key = taskwireKeys.result(
+      harness.client.scope,
+      'render-video',
+      result.current.stream.taskId ?? '',
+    );
     await waitFor(() =>
       expect(harness.queryClient.getQueryCache().find({ queryKey: key })?.observers).toHaveLength(
         2,
@@ -325,7 +329,11 @@ describe('useTaskStream', () => {
       await act(async () => {
         releaseFinal();
         await waitFor(() =>
-          expect(harness.queryClient.getQueryData(taskwireKeys.result('burst', id))).toBeDefined(),
+          expect(
+            harness.queryClient.getQueryData(
+              taskwireKeys.result(harness.client.scope, 'burst', id),
+            ),
+          ).toBeDefined(),
         );
       });
       // …but the hook does not commit a second time in this frame.
