@@ -1,7 +1,8 @@
 /**
- * `createTaskClient`: the framework-free client of the task workflow service (CONTRACT §2). Every
- * answer is validated before it is returned; everything that goes wrong is a `TaskwireError`. The
- * code that starts tasks and the stream path load on first use (`load-on-first-use.ts`).
+ * `createTaskClient`: the framework-free client of the task workflow service
+ * (docs/protocol.md, "The client"). Every answer is validated before it is returned; everything
+ * that goes wrong is a `TaskwireError`. The code that starts tasks and the stream path load on
+ * first use (`load-on-first-use.ts`).
  */
 import * as z from 'zod/mini';
 import { LazyTaskStream } from './stream/lazy-task-stream.js';

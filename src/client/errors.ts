@@ -11,7 +11,9 @@ export type TaskwireErrorCode = 'http' | 'network' | 'timeout' | 'protocol' | 'a
 export interface TaskwireErrorDetails {
   /** HTTP status of the answer, for `http` (and `timeout` from the service's 504). */
   status?: number;
-  /** The `reason` of the error body (CONTRACT 1.2), when the service sent one. */
+  /**
+   * The `reason` of the error body (docs/protocol.md, "Error bodies"), when the service sent one.
+   */
   reason?: string;
   /** The parsed error body, or the raw text of a body that was not one (an HTML 502 from a proxy). */
   body?: ErrorBody | string;

@@ -100,7 +100,10 @@ export async function postTask(
   return { name, response };
 }
 
-/** Submit Task (§4.1): one key per call, reused by the retry after a 401, so one call makes one task. */
+/**
+ * Submit Task (docs/protocol.md, "Submit"): one key per call, reused by the retry after a 401, so
+ * one call makes one task.
+ */
 export async function submitTask(
   client: ClientCore,
   task: string,
@@ -116,7 +119,7 @@ export async function submitTask(
   return (await readEnvelope(response, submitEnvelope, signal, what)).response;
 }
 
-/** Options (§4.5): what the task would cost with these params. */
+/** Options (docs/protocol.md, "Options"): what the task would cost with these params. */
 export async function taskOptions(
   client: ClientCore,
   task: string,
@@ -129,7 +132,10 @@ export async function taskOptions(
   return (await readEnvelope(response, optionsEnvelope, signal, what)).response;
 }
 
-/** Execute (§4.4): a missed deadline rejects with `timeout`, the caller's abort with `aborted`. */
+/**
+ * Execute (docs/protocol.md, "Execute"): a missed deadline rejects with `timeout`, the caller's
+ * abort with `aborted`.
+ */
 export async function executeTask(
   client: ClientCore,
   task: string,

@@ -1,6 +1,7 @@
 /**
- * The outside of the client (CONTRACT §2): its configuration, the task client interface, and the
- * types that make a task map type `params`, `result` and custom events by task name.
+ * The outside of the client (docs/protocol.md, "The client"): its configuration, the task client
+ * interface, and the types that make a task map type `params`, `result` and custom events by task
+ * name.
  */
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { ExecuteRecord, OptionsResult } from '../protocol/start-answers.js';
@@ -66,7 +67,7 @@ export interface GetResultOptions extends RequestOptions {
 export interface SubmitOptions extends RequestOptions {
   /** Sent as `Idempotency-Key`. Defaults to a fresh `crypto.randomUUID()` per call. */
   idempotencyKey?: string;
-  /** Asks for a notification on completion (§2.5). */
+  /** Asks for a notification on completion (docs/protocol.md, "Notifications"). */
   notification?: NotificationRequest;
 }
 
@@ -82,7 +83,10 @@ export interface TaskStream<Event> extends AsyncIterable<Event> {
   readonly taskId: string | undefined;
 }
 
-/** The client of the task workflow service (CONTRACT §2). Every method rejects with a `TaskwireError`. */
+/**
+ * The client of the task workflow service (docs/protocol.md, "The client"). Every method rejects
+ * with a `TaskwireError`.
+ */
 export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
   /** The per-task schemas the client was created with, if any. */
   readonly tasks: Tasks | undefined;

@@ -1,13 +1,14 @@
 /**
- * Which links from the service may be followed or rendered. Used by the reference service to refuse
- * notification deeplinks (CONTRACT 1.2 `INVALID_NOTIFICATION`) and by the components before they
- * render a link, so a `javascript:` URL can never become a clickable element.
+ * Which links from the service may be followed or rendered (docs/protocol.md, "Notifications").
+ * Used by the reference service to refuse notification deeplinks (422 `INVALID_NOTIFICATION`) and
+ * by the components before they render a link, so a `javascript:` URL can never become a clickable
+ * element.
  */
 
 /** Schemes refused everywhere, whatever their case or the spaces around them. */
 const ALWAYS_REFUSED = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'http:']);
 
-/** An app scheme such as `myapp:` (CONTRACT 1.2). */
+/** An app scheme such as `myapp:` (docs/protocol.md, "Notifications"). */
 const APP_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Zod schemas of every record and event of the service interface (CONTRACT §1), written with
+ * Zod schemas of the records of the service interface (docs/protocol.md, "Records"), written with
  * `zod/mini` so that validation costs a few kB in a browser bundle, not ninety.
  *
  * Unknown fields in records are accepted and dropped (a newer service may add fields); a known field
@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { usageSchema } from './usage.js';
 
-/** The four states of a task (§3). */
+/** The four states of a task (docs/protocol.md, "Records"). */
 export const taskStatusSchema = z.enum(['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
 /** A state of a task: `ACCEPTED`, `IN_PROGRESS`, `COMPLETED` or `FAILED`. */
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
@@ -22,7 +22,7 @@ export function isTerminalStatus(status: TaskStatus): boolean {
   return status === 'COMPLETED' || status === 'FAILED';
 }
 
-/** A task id: an opaque string of 1 to 256 characters (CONTRACT §1). */
+/** A task id: an opaque string of 1 to 256 characters (docs/protocol.md, "Paths and names"). */
 export const taskIdSchema = z.string().check(z.minLength(1), z.maxLength(256));
 
 /** Any JSON object: the shape of `params` and of a task's `result`, which depend on the task. */
@@ -30,7 +30,7 @@ export const jsonObjectSchema = z.record(z.string(), z.unknown());
 /** A JSON object whose members depend on the task. */
 export type JsonObject = z.infer<typeof jsonObjectSchema>;
 
-/** Progress of a running task (§2.2). */
+/** Progress of a running task (docs/protocol.md, "Records"). */
 export const progressSchema = z.object({
   percent: z.number(),
   estimatedSecondsLeft: z.number(),
@@ -38,7 +38,7 @@ export const progressSchema = z.object({
 /** Completion percentage and estimated seconds left. */
 export type Progress = z.infer<typeof progressSchema>;
 
-/** A custom event the task emitted, as listed by Get Result (§2.3). */
+/** A custom event the task emitted, as listed by Get Result (docs/protocol.md, "Records"). */
 export const eventReferenceSchema = z.object({
   type: z.string().check(z.minLength(1)),
   id: z.string().check(z.minLength(1)),
@@ -46,7 +46,10 @@ export const eventReferenceSchema = z.object({
 /** Type and id of a custom event a task emitted. */
 export type EventReference = z.infer<typeof eventReferenceSchema>;
 
-/** The result of a failed task, and the body of every error answer (CONTRACT 1.2). */
+/**
+ * The result of a failed task (docs/protocol.md, "Records"), and the body of every error answer
+ * (docs/protocol.md, "Error bodies").
+ */
 export const failureSchema = z.object({
   status: z.literal('error'),
   statusCode: z.number(),
@@ -56,12 +59,15 @@ export const failureSchema = z.object({
 /** Why a task failed: `status: 'error'`, a status code, a machine-readable reason and a message. */
 export type TaskFailure = z.infer<typeof failureSchema>;
 
-/** The body of a non-2xx answer (CONTRACT 1.2); `taskId` is set on `EXECUTE_TIMEOUT`. */
+/**
+ * The body of a non-2xx answer (docs/protocol.md, "Error bodies"); `taskId` is set on
+ * `EXECUTE_TIMEOUT`.
+ */
 export const errorBodySchema = z.extend(failureSchema, { taskId: z.optional(taskIdSchema) });
 /** The body of an error answer. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** A task record as Get Result returns it (§4.2, CONTRACT 1.4). */
+/** A task record as Get Result returns it (docs/protocol.md, "Get Result"). */
 export const taskRecordSchema = z.object({
   id: taskIdSchema,
   status: taskStatusSchema,
@@ -78,7 +84,7 @@ export type TaskRecord<Result = unknown> = Omit<z.infer<typeof taskRecordSchema>
   result: Result | TaskFailure | null;
 };
 
-/** The answer of Submit Task (CONTRACT 1.3). */
+/** The answer of Submit Task (docs/protocol.md, "Submit"). */
 export const submitAnswerSchema = z.object({
   id: taskIdSchema,
   status: z.literal('ACCEPTED'),
@@ -86,7 +92,10 @@ export const submitAnswerSchema = z.object({
 /** The id and first state of a submitted task. */
 export type SubmitAnswer = z.infer<typeof submitAnswerSchema>;
 
-/** The success envelope `{ status: 'success', response }` around a record (§2.7). */
+/**
+ * The success envelope `{ status: 'success', response }` around a record
+ * (docs/protocol.md, "Records").
+ */
 export function envelopeSchema<Schema extends z.ZodMiniType>(response: Schema) {
   return z.object({ status: z.literal('success'), response });
 }

@@ -1,6 +1,6 @@
 /**
- * Reads the `Retry-After` header (RFC 9110 §10.2.3), which a service sends either as a number of
- * seconds or as an HTTP date.
+ * Reads the `Retry-After` header (RFC 9110, section 10.2.3), which a service sends either as a
+ * number of seconds or as an HTTP date.
  */
 
 /** Whole seconds, as the header's delay-seconds form allows nothing else. */

@@ -1,29 +1,33 @@
 /**
- * Zod schemas of the four `task.*` stream events (§6.1). They live apart from the record schemas so
- * that they load with the stream path (`import()`ed on the first stream), not with every client.
+ * Zod schemas of the four `task.*` stream events (docs/protocol.md, "Streams"). They live apart
+ * from the record schemas so that they load with the stream path (`import()`ed on the first
+ * stream), not with every client.
  */
 import * as z from 'zod/mini';
 import { failureSchema, jsonObjectSchema } from './records.js';
 import { usageSchema } from './usage.js';
 
-/** `task.progress` (§6.1). */
+/** `task.progress` (docs/protocol.md, "Streams"). */
 export const progressEventSchema = z.object({
   type: z.literal('task.progress'),
   percent: z.number(),
   estimatedSecondsLeft: z.number(),
 });
-/** `task.partial-result` (§6.1). */
+/** `task.partial-result` (docs/protocol.md, "Streams"). */
 export const partialResultEventSchema = z.object({
   type: z.literal('task.partial-result'),
   result: jsonObjectSchema,
 });
-/** `task.completed` (§6.1): the final result (null when the task returns none) and usage. */
+/**
+ * `task.completed` (docs/protocol.md, "Streams"): the final result (null when the task returns
+ * none) and usage.
+ */
 export const completedEventSchema = z.object({
   type: z.literal('task.completed'),
   result: z.nullable(jsonObjectSchema),
   usage: z.optional(usageSchema),
 });
-/** `task.failed` (§6.1). */
+/** `task.failed` (docs/protocol.md, "Streams"). */
 export const failedEventSchema = z.object({
   type: z.literal('task.failed'),
   result: failureSchema,

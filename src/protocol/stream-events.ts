@@ -25,15 +25,16 @@ export type CompletedEvent<Result = JsonObject> = {
 export type FailedEvent = z.infer<typeof failedEventSchema>;
 
 /**
- * A custom event (`event.<action>`, §6.1): `type` is fixed, the other fields belong to the task.
- * `eventId` is the message's SSE `id:` line when the service sent one (the id Get Result lists).
+ * A custom event (`event.<action>`; docs/protocol.md, "Streams"): `type` is fixed, the other fields
+ * belong to the task. `eventId` is the message's SSE `id:` line when the service sent one (the id
+ * Get Result lists).
  */
 export type CustomEvent = { type: `event.${string}`; eventId?: string; [field: string]: unknown };
 
 /** A `task.*` event this client does not know, passed through unvalidated for forward compatibility. */
 export type UnknownTaskEvent = { type: `task.${string}`; [field: string]: unknown };
 
-/** Any message of a stream (§6.1). */
+/** Any message of a stream (docs/protocol.md, "Streams"). */
 export type StreamEvent<Result = JsonObject> =
   | ProgressEvent
   | PartialResultEvent<Result>

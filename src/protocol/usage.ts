@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 
-/** One tool's line of a usage record (§2.4). */
+/** One tool's line of a usage record (docs/protocol.md, "Usage and credits"). */
 export const usageDetailSchema = z.object({
   toolId: z.string(),
   price: z.number().check(z.nonnegative()),
@@ -28,7 +28,8 @@ export function creditsAgree(a: number, b: number): boolean {
 }
 
 /**
- * The sum of `credits` over the entries that did not fail: what CONTRACT 1.8 says the total must be.
+ * The sum of `credits` over the entries that did not fail, which is what the total must be
+ * (docs/protocol.md, "Usage and credits").
  */
 export function chargedCredits(details: readonly UsageDetail[]): number {
   let total = 0;
@@ -37,8 +38,9 @@ export function chargedCredits(details: readonly UsageDetail[]): number {
 }
 
 /**
- * Checks a usage record against CONTRACT 1.8 and returns what is wrong, or `undefined` when it is
- * consistent. A failed entry may carry its would-be credits or `0`; both are accepted.
+ * Checks a usage record against its rule (docs/protocol.md, "Usage and credits") and returns what
+ * is wrong, or `undefined` when it is consistent. A failed entry may carry its would-be credits or
+ * `0`; both are accepted.
  */
 export function findUsageInconsistency(usage: Usage): string | undefined {
   for (const [index, detail] of usage.details.entries()) {
@@ -59,10 +61,15 @@ export const usageShapeSchema = z.object({
   credits: z.number().check(z.nonnegative()),
   details: z.array(usageDetailSchema),
 });
-/** Credits charged for a task and their per-tool breakdown (§2.4). */
+/**
+ * Credits charged for a task and their per-tool breakdown (docs/protocol.md, "Usage and credits").
+ */
 export type Usage = z.infer<typeof usageShapeSchema>;
 
-/** A usage record whose total agrees with its entries (CONTRACT 1.8); a mismatch is a protocol error. */
+/**
+ * A usage record whose total agrees with its entries (docs/protocol.md, "Usage and credits"); a
+ * mismatch is a protocol error.
+ */
 export const usageSchema = usageShapeSchema.check(
   z.superRefine((usage, context) => {
     const problem = findUsageInconsistency(usage);

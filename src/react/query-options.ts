@@ -145,7 +145,10 @@ export interface TaskOptionsQueryConfig {
   staleTime?: number;
 }
 
-/** Query options that ask what a task would cost with these params (Options, §4.5), without running it. */
+/**
+ * Query options that ask what a task would cost with these params (docs/protocol.md, "Options"),
+ * without running it.
+ */
 export function taskOptionsQueryOptions<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
   client: TaskClient<Tasks>,
   task: Name,

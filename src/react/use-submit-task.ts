@@ -14,7 +14,7 @@ import { useStartPaths } from './use-start-paths.js';
 export interface SubmitTaskVariables<Params> {
   /** The task's params. */
   params: Params;
-  /** Asks for a notification on completion (§2.5). */
+  /** Asks for a notification on completion (docs/protocol.md, "Notifications"). */
   notification?: NotificationRequest;
   /** The idempotency key; defaults to a fresh one per call, reused by that call's retries. */
   idempotencyKey?: string;

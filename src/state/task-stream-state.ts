@@ -212,22 +212,23 @@ function reduceRecord<Result, Event>(
 }
 
 /**
- * The TaskRecord a finished stream amounts to, as Get Result would answer it, or `undefined` while
- * the stream has not finished or when it cannot be rebuilt exactly (no task id, or `events`
- * undefined because a custom event came without its id).
+ * The TaskRecord a completed stream amounts to, as Get Result would answer it, or `undefined` when
+ * it cannot be rebuilt exactly: before completion, without a task id, with `events` undefined (a
+ * custom event came without its id), or after `task.failed`, which carries no usage although the
+ * task may have charged for tools before it failed (docs/protocol.md, "Streams").
  */
 export function recordOfStream<Result, Event>(
   state: TaskStreamState<Result, Event>,
   events: readonly EventReference[] | undefined,
 ): TaskRecord<Result> | undefined {
-  const { taskId, status } = state;
-  if (taskId === undefined || events === undefined) return undefined;
-  if (status !== 'completed' && status !== 'failed') return undefined;
+  const { taskId } = state;
+  if (taskId === undefined || events === undefined || state.status !== 'completed')
+    return undefined;
   return {
     id: taskId,
-    status: status === 'completed' ? 'COMPLETED' : 'FAILED',
-    result: status === 'completed' ? (state.result ?? null) : (state.failure ?? null),
-    progress: state.progress ?? { percent: 100, estimatedSecondsLeft: 0 },
+    status: 'COMPLETED',
+    result: state.result ?? null,
+    progress: { percent: 100, estimatedSecondsLeft: 0 },
     events: [...events],
     ...(state.usage ? { usage: state.usage } : {}),
   };

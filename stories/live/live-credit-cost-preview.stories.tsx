@@ -123,10 +123,10 @@ export const TranslateText: Story = {
 };
 
 /**
- * `generate-images` has a static price (CONTRACT: `usageAmount` 1, image-gen at 2 credits), so its
- * quote stays at 2 credits whatever the count: changing the count asks again and gets the same
- * answer; the per-image charge shows in the usage after the run (Live/UsageBreakdown). With a
- * balance of 1 credit the Generate button stays disabled.
+ * `generate-images` has a static price (docs/protocol.md, "Options": `usageAmount` 1, image-gen at
+ * 2 credits), so its quote stays at 2 credits whatever the count: changing the count asks again and
+ * gets the same answer; the per-image charge shows in the usage after the run
+ * (Live/UsageBreakdown). With a balance of 1 credit the Generate button stays disabled.
  */
 export const GenerateImages: Story = {
   render: (args) => <GenerateImagesPreview {...args} />,

@@ -77,6 +77,30 @@ describe('useTaskStream', () => {
     expect(result.current.error).toBeUndefined();
   });
 
+  it('leaves a failed stream’s record to Get Result, since task.failed carries no usage', async () => {
+    const chargeThenFail = defineTask({
+      name: 'charge-then-fail',
+      params: z.object({}),
+      run: (context) => {
+        context.charge({ toolId: 'gpu', price: 3, amount: 2 });
+        context.fail('OUT_OF_MEMORY', 'The GPU ran out of memory.');
+      },
+    });
+    harness = createHarness({ tasks: [chargeThenFail] });
+    const { result } = renderHook(() => useTaskStream('charge-then-fail' as 'echo'), {
+      wrapper: harness.wrapper,
+    });
+    act(() => result.current.start({} as { message: string }));
+    await waitFor(() => expect(result.current.status).toBe('failed'));
+    const id = result.current.taskId ?? '';
+    const watcher = renderHook(() => useTaskResult('charge-then-fail' as 'echo', id), {
+      wrapper: harness.wrapper,
+    });
+    await waitFor(() => expect(watcher.result.current.data?.status).toBe('FAILED'));
+    expect(gets()).toBe(1);
+    expect(watcher.result.current.data?.usage?.credits).toBe(6);
+  });
+
   it('recovers a dropped stream by polling, with exactly one POST', async () => {
     harness = createHarness();
     harness.transport = cuttingStreams(harness.transport, 2);
