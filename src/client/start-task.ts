@@ -13,7 +13,7 @@ import {
   refusal,
   send,
 } from './request.js';
-import { describeIssues } from '../protocol/describe-issues.js';
+import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
 import {
   envelopeSchema,
   jsonObjectSchema,
@@ -61,7 +61,7 @@ function requestBody(
     if (!parsed.success) {
       throw refusal(
         'INVALID_PARAMS',
-        `The params of '${task}' are invalid: ${describeIssues(parsed.error.issues)}`,
+        `The params of '${task}' are invalid: ${describeIssues(parsed.error.issues, [], ruleOfIssue)}`,
       );
     }
   } else if (!jsonObjectSchema.safeParse(params).success || Array.isArray(params)) {

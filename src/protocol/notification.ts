@@ -5,7 +5,7 @@
  * URL ever reaches a sink that might render it.
  */
 import * as z from 'zod/mini';
-import { describeIssues } from './describe-issues.js';
+import { describeIssues, ruleOfIssue } from './describe-issues.js';
 import { isSafeAppLink, isSafeWebLink } from './links.js';
 
 /** A call to action of a notification. */
@@ -61,7 +61,7 @@ export function checkNotificationRequest(
   if (!parsed.success) {
     return {
       success: false,
-      problem: `Invalid notification: ${describeIssues(parsed.error.issues)}`,
+      problem: `Invalid notification: ${describeIssues(parsed.error.issues, [], ruleOfIssue)}`,
     };
   }
   for (const [index, action] of (parsed.data.actions ?? []).entries()) {

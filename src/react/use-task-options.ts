@@ -1,6 +1,5 @@
 'use client';
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import * as z from 'zod/mini';
 import type { TaskwireError } from '../client/errors.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
@@ -26,7 +25,9 @@ export type UseTaskOptionsResult = UseQueryResult<OptionsResult, TaskwireError>;
 /**
  * Asks what a task would cost with these params, before the user commits. One request per distinct
  * params (by content), debounced while they change; the previous quote stays shown while the next
- * loads (`isPlaceholderData`). No request while `params` is `undefined` or fails the task's schema.
+ * loads (`isPlaceholderData`). No request while `params` is `undefined`. Params that fail the task's
+ * schema in the client's task map are refused before sending: the query is in `error` with the
+ * `protocol` / `INVALID_PARAMS` error (never pending), and no earlier quote is shown for them.
  */
 export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   task: Name,
@@ -36,8 +37,6 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   const client = useTaskClient();
   useStartPaths();
   const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
-  const schema = client.tasks?.[task]?.params;
-  const valid = debounced !== undefined && (!schema || z.safeParse(schema, debounced).success);
   return useQuery({
     ...taskOptionsQueryOptions(
       client,
@@ -47,7 +46,7 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
         ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
       },
     ),
-    enabled: valid && (options.enabled ?? true),
+    enabled: debounced !== undefined && (options.enabled ?? true),
     placeholderData: keepPreviousData,
   });
 }

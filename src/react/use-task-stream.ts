@@ -27,6 +27,11 @@ export interface UseTaskStreamOptions<Event> {
   onEvent?: (event: Event) => void;
   /** The polling schedule used while `recovering`. */
   polling?: PollingPolicyOptions;
+  /**
+   * How long `recovering` may go without reading the task's record (the service gone, say) before
+   * it gives up with status `error`, in milliseconds. Defaults to `600000` (10 minutes).
+   */
+  recoverForMs?: number;
 }
 
 /** What {@link useTaskStream} returns: the stream's state plus `start` and `stop`. */
@@ -70,6 +75,7 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     createTaskStreamController<Params, Result, Event>({
       ...callbacks(),
       ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
+      ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
     }),
   );
   // The controller lives as long as the component; give it the latest props after each render.

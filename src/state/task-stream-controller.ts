@@ -53,6 +53,11 @@ export interface TaskStreamControllerOptions<Params, Result, Event> extends Task
   maxEvents?: number;
   /** How flushes are scheduled. Defaults to one per animation frame. */
   createScheduler?: (flush: () => void) => FrameScheduler;
+  /**
+   * How long a recovery may go without reading the record before it gives up with status `error`,
+   * in milliseconds. Defaults to `600000` (10 minutes).
+   */
+  recoverForMs?: number;
 }
 
 /**
@@ -74,6 +79,9 @@ export interface TaskStreamController<Params, Result, Event> {
   configure(callbacks: TaskStreamCallbacks<Params, Result, Event>): void;
 }
 
+/** How long a recovery may go without a record before it gives up: 10 minutes. */
+export const DEFAULT_RECOVER_FOR_MS = 600_000;
+
 /** More custom events than this in one stream and no record is rebuilt from it (memory stays flat). */
 const MAX_RECORD_EVENTS = 10_000;
 
@@ -86,13 +94,21 @@ export function createTaskStreamController<
   options: TaskStreamControllerOptions<Params, Result, Event>,
 ): TaskStreamController<Params, Result, Event> {
   const maxEvents = options.maxEvents ?? 100;
+  const recoverForMs = options.recoverForMs ?? DEFAULT_RECOVER_FOR_MS;
   let callbacks: TaskStreamCallbacks<Params, Result, Event> = options;
   const listeners = new Set<() => void>();
   let working = initialTaskStreamState<Result, Event>();
   let snapshot = working;
-  // The run in progress: its abort, its params' key, and the stop of its record watch, if any.
+  // The run in progress: its abort, its params' key, and while recovering the stop of its record
+  // watch and the timer after which the recovery gives up.
   let current:
-    { abort: AbortController; paramsKey: string; stopWatch?: (() => void) | undefined } | undefined;
+    | {
+        abort: AbortController;
+        paramsKey: string;
+        stopWatch?: (() => void) | undefined;
+        giveUp?: ReturnType<typeof setTimeout> | undefined;
+      }
+    | undefined;
   let references: EventReference[] | undefined = [];
 
   const scheduler = (options.createScheduler ?? createFrameScheduler)(() => {
@@ -131,29 +147,54 @@ export function createTaskStreamController<
     else references = undefined;
   };
 
-  /** Ends the run: aborts its connection and stops its record watch. */
+  /** Ends the run: aborts its connection, stops its record watch and its recovery deadline. */
   const endRun = () => {
     current?.abort.abort();
     current?.stopWatch?.();
+    clearTimeout(current?.giveUp);
     current = undefined;
   };
 
-  /** Reads the outcome of the run's task with Get Result, until it settles. */
+  /**
+   * Reads the outcome of the run's task through the record watch, until it settles. A failed read
+   * shows in `error` while the watch retries; one that will not heal, or `recoverForMs` without a
+   * record, ends the run in `error`.
+   */
   const recover = (run: NonNullable<typeof current>, taskId: string) => {
     working = { ...working, taskId };
     dispatch({ type: 'recover' }, 'soon');
     const isCurrent = () => current === run && working.status === 'recovering';
+    const giveUp = (error: TaskwireError) => {
+      dispatch({ type: 'error', error }, 'soon');
+      endRun();
+    };
+    const restartDeadline = () => {
+      clearTimeout(run.giveUp);
+      run.giveUp = setTimeout(() => {
+        if (!isCurrent()) return;
+        giveUp(
+          working.error ??
+            new TaskwireError(
+              'timeout',
+              `The task's outcome could not be read for ${recoverForMs} ms after its stream broke.`,
+              { taskId },
+            ),
+        );
+      }, recoverForMs);
+    };
+    restartDeadline();
     const stopWatch = callbacks.watchRecord(taskId, {
       onRecord(record) {
         if (!isCurrent() || record.id !== taskId) return;
         dispatch({ type: 'record', record }, 'soon');
         if (isSettledStreamStatus(working.status)) endRun();
+        else restartDeadline();
       },
       onError(error) {
+        if (!isCurrent()) return;
         // A retryable failure is retried by the watch's policy; the others will not heal.
-        if (!isCurrent() || error.retryable) return;
-        dispatch({ type: 'error', error }, 'soon');
-        endRun();
+        if (error.retryable) dispatch({ type: 'recovery-failure', error }, 'soon');
+        else giveUp(error);
       },
     });
     // A watch may report a final record before it returns (one already cached): then it is over.

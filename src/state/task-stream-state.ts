@@ -33,7 +33,10 @@ export interface TaskStreamState<Result = unknown, Event = CustomEvent> {
   events: readonly Event[];
   /** Why the task failed, once `failed`. */
   failure: TaskFailure | undefined;
-  /** What went wrong around the task, once `error`. */
+  /**
+   * What went wrong around the task, once `error`; while `recovering`, the latest failed read of
+   * the task's record (cleared by the next good one).
+   */
   error: TaskwireError | undefined;
 }
 
@@ -58,6 +61,7 @@ export type TaskStreamAction<Result, Event> =
   | { type: 'open'; taskId: string | undefined }
   | { type: 'event'; event: StreamEvent<Result> | Event }
   | { type: 'recover' }
+  | { type: 'recovery-failure'; error: TaskwireError }
   | { type: 'record'; record: TaskRecord<Result> }
   | { type: 'error'; error: TaskwireError }
   | { type: 'stop' };
@@ -121,7 +125,9 @@ export function reduceTaskStream<Result, Event>(
     case 'event':
       return reduceEvent(state, action.event, maxEvents);
     case 'recover':
-      return { ...state, status: 'recovering' };
+      return { ...state, status: 'recovering', error: undefined };
+    case 'recovery-failure':
+      return state.status === 'recovering' ? { ...state, error: action.error } : state;
     case 'record':
       return reduceRecord(state, action.record);
     case 'error':
@@ -184,6 +190,7 @@ function reduceRecord<Result, Event>(
       return {
         ...state,
         status: 'completed',
+        error: undefined,
         taskId: record.id,
         result: record.result as Result | null,
         usage: record.usage,
@@ -193,6 +200,7 @@ function reduceRecord<Result, Event>(
       return {
         ...state,
         status: 'failed',
+        error: undefined,
         taskId: record.id,
         failure: record.result as TaskFailure,
         usage: record.usage,
@@ -202,6 +210,7 @@ function reduceRecord<Result, Event>(
     case 'IN_PROGRESS':
       return {
         ...state,
+        error: undefined,
         taskId: record.id,
         progress,
         partialResult: record.result === null ? state.partialResult : (record.result as Result),

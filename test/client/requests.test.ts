@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient, TaskwireError } from '../../src/client/index.js';
+import { demoTaskSchemas } from '../../src/reference/index.js';
 import { pause, sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 let server: RawServer | undefined;
@@ -464,6 +465,24 @@ describe('createTaskClient errors', () => {
       code: 'protocol',
       reason: 'INVALID_PARAMS',
     });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('createTaskClient params check', () => {
+  it('says which field and which rule the params break, before sending', async () => {
+    server = await startRawServer((_request, response) => sendJson(response, 500, {}));
+    const client = createTaskClient({
+      baseUrl: server.url,
+      userToken: 'u',
+      clientToken: 'c',
+      tasks: demoTaskSchemas,
+    });
+    const error = await failure(client.submit('generate-images', { prompt: 'a cat', count: 80 }));
+    expect(error).toMatchObject({ code: 'protocol', reason: 'INVALID_PARAMS' });
+    expect(error.message).toBe(
+      "The params of 'generate-images' are invalid: count: must be at most 8",
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

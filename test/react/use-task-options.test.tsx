@@ -137,4 +137,34 @@ describe('useTaskOptions', () => {
     expect(optionsCalls()).toBe(0);
     expect(view.result.current.fetchStatus).toBe('idle');
   });
+
+  it('is in error with INVALID_PARAMS for params that fail the schema, never pending', async () => {
+    harness = createHarness();
+    const view = renderHook(
+      ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
+      { wrapper: harness.wrapper, initialProps: { count: 80 } },
+    );
+    await settle();
+    expect(view.result.current.status).toBe('error');
+    expect(view.result.current.error).toMatchObject({ code: 'protocol', reason: 'INVALID_PARAMS' });
+    expect(view.result.current.error?.message).toContain('count: must be at most 8');
+    expect(optionsCalls()).toBe(0);
+  });
+
+  it('shows no earlier quote as current once the params become invalid', async () => {
+    harness = createHarness();
+    const view = renderHook(
+      ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
+      { wrapper: harness.wrapper, initialProps: { count: 2 } },
+    );
+    await settle();
+    expect(view.result.current.data?.credits).toEqual(expect.any(Number));
+    view.rerender({ count: 80 });
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    await settle();
+    expect(view.result.current.status).toBe('error');
+    expect(view.result.current.data).toBeUndefined();
+    expect(view.result.current.isPlaceholderData).toBe(false);
+    expect(optionsCalls()).toBe(1);
+  });
 });

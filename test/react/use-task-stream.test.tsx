@@ -83,7 +83,7 @@ describe('useTaskStream', () => {
       params: z.object({}),
       run: (context) => {
         context.charge({ toolId: 'gpu', price: 3, amount: 2 });
-        context.fail('OUT_OF_MEMORY', 'The GPU ran out of memory.');
+        return context.fail('OUT_OF_MEMORY', 'The GPU ran out of memory.');
       },
     });
     harness = createHarness({ tasks: [chargeThenFail] });
@@ -167,6 +167,29 @@ describe('useTaskStream', () => {
     expect(result.current.watched.data?.status).toBe('COMPLETED');
     expect(result.current.stream.result).toEqual(result.current.watched.data?.result);
     expect(mostInFlight).toBe(1);
+    expect(posts()).toBe(1);
+  });
+
+  it('shows why it is still recovering when the service is gone, and gives up after recoverForMs', async () => {
+    harness = createHarness();
+    const cutting = cuttingStreams(harness.transport, 2);
+    harness.transport = async (request) => {
+      if (request.method === 'GET') throw new TypeError('fetch failed: connect ECONNREFUSED');
+      return cutting(request);
+    };
+    const { result } = renderHook(
+      () => useTaskStream('render-video', { polling: { minIntervalMs: 20 }, recoverForMs: 500 }),
+      { wrapper: harness.wrapper },
+    );
+    act(() => result.current.start({ frames: 10, frameMs: 20 }));
+    await waitFor(() => expect(result.current.status).toBe('recovering'));
+    await waitFor(() => expect(result.current.error?.code).toBe('network'));
+    expect(result.current.status).toBe('recovering');
+    await waitFor(() => expect(result.current.status).toBe('error'), { timeout: 3000 });
+    expect(result.current.error?.code).toBe('network');
+    const getsAtGiveUp = gets();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(gets()).toBe(getsAtGiveUp);
     expect(posts()).toBe(1);
   });
 

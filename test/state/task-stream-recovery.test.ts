@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import { TaskwireError } from '../../src/client/errors.js';
 import type { TaskRecord } from '../../src/protocol/records.js';
@@ -145,12 +145,13 @@ const record = (status: TaskRecord['status'], result: unknown = null): TaskRecor
   events: [],
 });
 
-function recoveringController() {
+function recoveringController(recoverForMs?: number) {
   const watch = manualWatch();
   const controller = createTaskStreamController({
     openStream: () => breakingStream('task-1'),
     watchRecord: watch.start,
     createScheduler: immediateFrames,
+    ...(recoverForMs === undefined ? {} : { recoverForMs }),
   });
   controller.subscribe(() => undefined);
   controller.start({});
@@ -182,6 +183,40 @@ describe('createTaskStreamController while recovering', () => {
     watch.listener?.onError(gone);
     expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: gone });
     expect(watch.watching).toBe(0);
+  });
+
+  it('gives up with its latest failure after recoverForMs without a record', async () => {
+    vi.useFakeTimers();
+    try {
+      const { watch, controller } = recoveringController(60_000);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(controller.getSnapshot().status).toBe('recovering');
+      const refused = new TaskwireError('network', 'GET … could not connect.');
+      watch.listener?.onError(refused);
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(controller.getSnapshot().status).toBe('recovering');
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: refused });
+      expect(watch.watching).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('counts recoverForMs from the latest record read, and says so when none fails', async () => {
+    vi.useFakeTimers();
+    try {
+      const { watch, controller } = recoveringController(60_000);
+      await vi.advanceTimersByTimeAsync(50_000);
+      watch.listener?.onRecord(record('IN_PROGRESS'));
+      await vi.advanceTimersByTimeAsync(50_000);
+      expect(controller.getSnapshot().status).toBe('recovering');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(controller.getSnapshot().status).toBe('error');
+      expect(controller.getSnapshot().error).toMatchObject({ code: 'timeout', taskId: 'task-1' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops watching on stop(), and ignores what the watch says afterwards', async () => {
