@@ -3,7 +3,7 @@
  * for every POST endpoint, made before any run exists.
  */
 import * as z from 'zod/mini';
-import { describeIssues } from '../protocol/describe-issues.js';
+import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
 import type { AnyTaskDefinition } from './define-task.js';
 import { ServiceError } from './service-error.js';
 
@@ -28,7 +28,7 @@ export function checkParams(
     throw new ServiceError(
       422,
       'INVALID_PARAMS',
-      `Invalid params: ${describeIssues(parsed.error.issues)}`,
+      `Invalid params: ${describeIssues(parsed.error.issues, [], ruleOfIssue)}`,
     );
   }
   return parsed.data;

@@ -1,9 +1,13 @@
 /**
- * The demo tasks of the reference service (CONTRACT §2.1): together they cover every path of the
- * interface: an instant task, one with progress, partial results and custom events, one with a
- * static monetization and a failed sub-tool, one with a preflight, one that fails, one that runs
- * past the Execute limit, and one that notifies. Every delay is nominal and scaled by the service's
- * `timeScale` through `ctx.sleep`.
+ * The demo tasks of the reference service (docs/protocol.md, "The reference service"): together
+ * they cover every path of the interface: an instant task with no monetization, one with progress,
+ * partial results and custom events, one with charged and failed sub-tools, preflights, one with a
+ * static monetization, one that fails, one that runs past the Execute limit, and one that notifies.
+ * Every delay is nominal and scaled by the service's `timeScale` through `ctx.sleep`.
+ *
+ * Every task that charges quotes exactly what it charges: its Options answer's `credits` equals the
+ * `usage.credits` of a run with the same params, since nothing in the demo depends on chance. A task
+ * whose price follows its params has a preflight; one whose price is fixed has a static monetization.
  */
 import * as z from 'zod/mini';
 import type { TaskSchemas } from '../protocol/task-schemas.js';
@@ -54,13 +58,20 @@ const RENDER_PRICE = 0.5;
 /**
  * `render-video`: renders `frames` frames of `frameMs` each (3 s by default at time scale 1),
  * reporting progress per frame, a partial result every 5 frames, `event.frame-rendered` per frame
- * and `event.thumbnail-ready` after the first; charges `video-render` per frame.
+ * and `event.thumbnail-ready` after the first; charges `video-render` per frame, which its
+ * preflight quotes.
  */
 export const renderVideoTask = defineTask({
   name: 'render-video',
   params: renderVideoParams,
   result: renderVideoResult,
   events: renderVideoEvents,
+  enablePreflight: true,
+  options: ({ frames }) => ({
+    monetization: { toolId: 'video-render' },
+    usageAmount: frames,
+    credits: frames * RENDER_PRICE,
+  }),
   run: async (context, { frames, frameMs }) => {
     const base = `${FILES}/videos/${context.taskId}`;
     for (let frame = 1; frame <= frames; frame += 1) {
@@ -86,17 +97,24 @@ const generateImagesParams = z.object({
 const generateImagesResult = z.object({ images: z.array(z.string()) });
 /** Credits per generated image. */
 const IMAGE_PRICE = 2;
+/** Credits per upscaled image. */
+const UPSCALE_PRICE = 0.5;
 
 /**
- * `generate-images`: static monetization `image-gen` at 2 credits; makes `count` images (partial
- * result after each), charges `image-gen` and `upscale`, and records a failed `safety-check`
- * sub-tool that is not charged.
+ * `generate-images`: makes `count` images (partial result after each), charges `image-gen` and
+ * `upscale` per image, and records a failed `safety-check` sub-tool that is not charged; its
+ * preflight quotes 2.5 credits per image, the two charged tools together.
  */
 export const generateImagesTask = defineTask({
   name: 'generate-images',
   params: generateImagesParams,
   result: generateImagesResult,
-  monetization: { toolId: 'image-gen', price: IMAGE_PRICE },
+  enablePreflight: true,
+  options: ({ count }) => ({
+    monetization: { toolId: 'image-gen' },
+    usageAmount: count,
+    credits: count * (IMAGE_PRICE + UPSCALE_PRICE),
+  }),
   run: async (context, { count }) => {
     const images: string[] = [];
     for (let index = 1; index <= count; index += 1) {
@@ -106,7 +124,7 @@ export const generateImagesTask = defineTask({
       context.partial({ images: [...images] });
     }
     context.charge({ toolId: 'image-gen', price: IMAGE_PRICE, amount: count });
-    context.charge({ toolId: 'upscale', price: 0.5, amount: count });
+    context.charge({ toolId: 'upscale', price: UPSCALE_PRICE, amount: count });
     context.charge({ toolId: 'safety-check', price: 1, amount: 1, failed: true });
     return { images };
   },
@@ -195,14 +213,22 @@ export const slowReportTask = defineTask({
 const exportDataParams = z.object({ format: z.enum(['csv', 'json']) });
 const exportDataResult = z.object({ url: z.string(), format: z.enum(['csv', 'json']) });
 
-/** `export-data`: a notifying task (`notifies: true`); makes a file of the given format. */
+/** The static monetization of `export-data`: one use of `export` per run, whatever the params. */
+const EXPORT_MONETIZATION = { toolId: 'export', price: 1 } as const;
+
+/**
+ * `export-data`: a notifying task (`notifies: true`) with a static monetization, `export` at 1
+ * credit, which each run charges once; makes a file of the given format.
+ */
 export const exportDataTask = defineTask({
   name: 'export-data',
   params: exportDataParams,
   result: exportDataResult,
   notifies: true,
+  monetization: EXPORT_MONETIZATION,
   run: async (context, { format }) => {
     await context.sleep(200);
+    context.charge({ ...EXPORT_MONETIZATION, amount: 1 });
     return { url: `${FILES}/exports/${context.taskId}.${format}`, format };
   },
 });

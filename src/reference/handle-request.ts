@@ -21,6 +21,7 @@ import { parseJsonBody } from './parse-json-body.js';
 import { readLimitedBody } from './read-limited-body.js';
 import type { ServiceContext, TaskCall } from './service-context.js';
 import { ServiceError } from './service-error.js';
+import { submitFingerprint } from './submit-fingerprint.js';
 import { validateNotification } from './validate-notification.js';
 
 /** The body's bytes; throws 413 past `limit`, and 400 when the body cannot be read at all. */
@@ -36,7 +37,8 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
 /**
  * Answers one request, or throws the {@link ServiceError} it is refused with: route 404, method 405,
  * tokens 401, rate limit 429, headers 400, content type 415, size 413, body 400, task name 404,
- * params 422, notification 422, idempotency key 422 (docs/protocol.md, "Headers and tokens").
+ * params 422, notification 422, idempotency key 422, the user's share of tasks 429
+ * (docs/protocol.md, "Headers and tokens").
  */
 export async function handleRequest(context: ServiceContext, request: Request): Promise<Response> {
   const route = matchRoute(new URL(request.url).pathname, context.basePath);
@@ -71,9 +73,13 @@ export async function handleRequest(context: ServiceContext, request: Request): 
   switch (route.endpoint) {
     case 'submit': {
       const notification = validateNotification(body.notification);
-      // The Idempotency-Key comes last, inside answerSubmit: its check and the task it creates
-      // happen in one synchronous step, so concurrent copies of a request make one task.
-      return answerSubmit(context, call, { body, notification, idempotencyKey });
+      // The digest is awaited here, before answerSubmit: the key's check and the task it creates
+      // happen there in one synchronous step, so concurrent copies of a request make one task.
+      const idempotency =
+        idempotencyKey === undefined
+          ? undefined
+          : { key: idempotencyKey, fingerprint: await submitFingerprint(body) };
+      return answerSubmit(context, call, { notification, idempotency });
     }
     case 'stream':
       return answerStream(context, call, request.signal);

@@ -1,8 +1,15 @@
 /**
- * Builders of the service's JSON answers: the success envelope (§2.7) and the error body (CONTRACT
- * 1.2). Both are `no-store`, since a task record changes from one poll to the next.
+ * Builders of the service's JSON answers: the success envelope (docs/protocol.md, "Records") and
+ * the error body (docs/protocol.md, "Error bodies"). Both are `no-store`, since a task record changes
+ * from one poll to the next.
  */
 import type { ServiceError } from './service-error.js';
+
+/** The headers of every JSON answer. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+});
 
 /** A JSON answer with the given status, body and extra headers. */
 export function jsonResponse(
@@ -10,14 +17,7 @@ export function jsonResponse(
   body: unknown,
   headers: Readonly<Record<string, string>> = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      ...headers,
-    },
-  });
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /** The success envelope `{ status: 'success', response }`. */
@@ -29,8 +29,8 @@ export function successResponse(
   return jsonResponse(status, { status: 'success', response }, headers);
 }
 
-/** The error body of CONTRACT 1.2, plus `taskId` when the error concerns a known task. */
-export function errorResponse(error: ServiceError): Response {
+/** The error body of `error`, plus `taskId` when the error concerns a known task. */
+export function errorBody(error: ServiceError): Record<string, unknown> {
   const body: Record<string, unknown> = {
     status: 'error',
     statusCode: error.statusCode,
@@ -38,5 +38,10 @@ export function errorResponse(error: ServiceError): Response {
     message: error.message,
   };
   if (error.taskId !== undefined) body.taskId = error.taskId;
-  return jsonResponse(error.statusCode, body, error.headers);
+  return body;
+}
+
+/** The answer carrying the error body of `error`, with its status and extra headers. */
+export function errorResponse(error: ServiceError): Response {
+  return jsonResponse(error.statusCode, errorBody(error), error.headers);
 }

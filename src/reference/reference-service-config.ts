@@ -19,6 +19,20 @@ export interface ReferenceServiceLimits {
   rateLimit?: RateLimit;
   /** How many tasks run at once; later ones wait as ACCEPTED. Defaults to `256`. */
   concurrentTasks?: number;
+  /**
+   * How many tasks that have not ended (ACCEPTED or IN_PROGRESS, however started) one user may
+   * have; a task past it answers 429 `TOO_MANY_TASKS`, so one user cannot fill the queue of
+   * `concurrentTasks` for everyone. Defaults to `32`.
+   */
+  tasksPerUser?: number;
+  /**
+   * How many task records are kept; past it, the tasks that finished first are dropped before their
+   * retention (Get Result answers 410), while tasks that have not ended are never dropped. Defaults
+   * to `10000`.
+   */
+  tasks?: number;
+  /** How many `Idempotency-Key`s are remembered; past it, the oldest is forgotten first. Defaults to `10000`. */
+  idempotencyKeys?: number;
   /** The most bytes queued for a stream client that does not read before it is dropped. Defaults to `8388608` (8 MiB). */
   streamBufferBytes?: number;
 }

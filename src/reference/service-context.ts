@@ -16,6 +16,7 @@ import { TaskScheduler } from './task-scheduler.js';
 import { TaskStore } from './task-store.js';
 import { TimerRegistry } from './timer-registry.js';
 import { TokenBucketRateLimiter } from './token-bucket-rate-limiter.js';
+import { UserTaskLimit } from './user-task-limit.js';
 
 /** How long an `Idempotency-Key` is remembered (docs/protocol.md, "Idempotency"). */
 const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
@@ -64,7 +65,8 @@ export interface ServiceContext {
   findTask(name: string): AnyTaskDefinition;
   /**
    * Creates and stores a run (not yet started) of `call`, to be notified about on completion when
-   * the task notifies and `notification` is enabled; throws 500 once the service is closed.
+   * the task notifies and `notification` is enabled; throws 500 once the service is closed, and 429
+   * `TOO_MANY_TASKS` when the user already has `limits.tasksPerUser` tasks that have not ended.
    */
   createRun(call: TaskCall, notification?: NotificationRequest): TaskRun;
   /** Aborts running tasks, clears every timer, and refuses later runs. */
@@ -101,7 +103,8 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
   if (!(timeScale >= 0)) throw new RangeError('timeScale must be a number >= 0.');
   const now = config.now ?? Date.now;
   const timers = new TimerRegistry();
-  const store = new TaskStore(limits.retentionMs ?? 60 * 60 * 1000, now);
+  const store = new TaskStore(limits.retentionMs ?? 60 * 60 * 1000, limits.tasks ?? 10_000, now);
+  const userTaskLimit = new UserTaskLimit(limits.tasksPerUser ?? 32);
   const notifications: ReferenceNotification[] = [];
   let closed = false;
 
@@ -127,7 +130,7 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
     timers,
     store,
     scheduler: new TaskScheduler(limits.concurrentTasks ?? 256),
-    idempotency: new IdempotencyStore(IDEMPOTENCY_MS, now),
+    idempotency: new IdempotencyStore(IDEMPOTENCY_MS, limits.idempotencyKeys ?? 10_000, now),
     rateLimiter:
       limits.rateLimit === undefined
         ? undefined
@@ -149,6 +152,9 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
       if (closed) {
         throw new ServiceError(500, 'INTERNAL', 'The service is closed and runs no new tasks.');
       }
+      // Checked here, in the one synchronous step that creates every task, so that no mode of
+      // starting one (Submit, Stream, Execute) and no burst of concurrent requests gets past it.
+      userTaskLimit.check(userId);
       const run = new TaskRun({
         id: crypto.randomUUID(),
         userId,
@@ -159,6 +165,7 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
         now,
       });
       store.add(run);
+      userTaskLimit.count(run);
       if (definition.notifies === true && notification?.enabled === true) {
         void run.settled.then(() => {
           if (run.status === 'COMPLETED') notify(run, notification);

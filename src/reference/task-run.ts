@@ -158,13 +158,14 @@ export class TaskRun {
 
   /** The record Get Result answers (CONTRACT 1.4). */
   record(): TaskRecord {
-    const record: TaskRecord = {
+    // A FAILED run's result is its failure object, set by the run itself.
+    const record = {
       id: this.id,
       status: this.status,
       result: this.result,
       progress: { ...this.progress },
       events: this.events.map((event) => ({ ...event })),
-    };
+    } as TaskRecord;
     const usage = this.usage();
     if (usage !== undefined) record.usage = usage;
     return record;
@@ -173,7 +174,7 @@ export class TaskRun {
   /** The record Execute answers (§4.4); only meaningful once the task is terminal. */
   executeRecord(): ExecuteRecord {
     const status = this.status === 'FAILED' ? 'FAILED' : 'COMPLETED';
-    const record: ExecuteRecord = { id: this.id, status, result: this.result };
+    const record = { id: this.id, status, result: this.result } as ExecuteRecord;
     const usage = this.usage();
     if (usage !== undefined) record.usage = usage;
     return record;

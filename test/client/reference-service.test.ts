@@ -183,10 +183,10 @@ describe.each<Transport>(['in-process', 'loopback'])(
         ...tokens,
         tasks: demoTaskSchemas,
       });
-      expect(await client.options('generate-images', { prompt: 'x' })).toEqual({
-        monetization: { toolId: 'image-gen' },
+      expect(await client.options('export-data', { format: 'csv' })).toEqual({
+        monetization: { toolId: 'export' },
         usageAmount: 1,
-        credits: 2,
+        credits: 1,
       });
       expect(
         await client.options('translate-text', { text: 'y'.repeat(250), targetLanguage: 'fr' }),

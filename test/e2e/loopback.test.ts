@@ -150,16 +150,16 @@ describe('reference server on loopback', () => {
   it('answers Options with the static monetization without running the task', async () => {
     const url = await start();
 
-    const response = await fetch(`${url}/workflows/generate-images/options`, {
+    const response = await fetch(`${url}/workflows/export-data/options`, {
       method: 'POST',
       headers: JSON_AUTH,
-      body: JSON.stringify({ params: { prompt: 'a lighthouse', count: 3 } }),
+      body: JSON.stringify({ params: { format: 'csv' } }),
     });
 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       status: 'success',
-      response: { monetization: { toolId: 'image-gen' }, usageAmount: 1, credits: 2 },
+      response: { monetization: { toolId: 'export' }, usageAmount: 1, credits: 1 },
     });
   });
 

@@ -29,8 +29,8 @@ describe('useTaskOptions', () => {
     await settle();
     expect(result.current.data).toEqual({
       monetization: { toolId: 'image-gen' },
-      usageAmount: 1,
-      credits: 2,
+      usageAmount: 3,
+      credits: 7.5,
     });
     expect(optionsCalls()).toBe(1);
   });

@@ -104,12 +104,12 @@ describe('Options', () => {
 
   it('answers the static monetization with usageAmount defaulting to 1', async () => {
     service = createReferenceService();
-    const response = await post(service, '/workflows/generate-images/options', {
-      params: { prompt: 'a cat', count: 4 },
+    const response = await post(service, '/workflows/export-data/options', {
+      params: { format: 'json' },
     });
     expect(await response.json()).toEqual({
       status: 'success',
-      response: { monetization: { toolId: 'image-gen' }, usageAmount: 1, credits: 2 },
+      response: { monetization: { toolId: 'export' }, usageAmount: 1, credits: 1 },
     });
     const withAmount = defineTask({
       name: 'priced',

@@ -4,15 +4,14 @@
  */
 import { successResponse } from '../json-response.js';
 import type { Route } from '../match-route.js';
+import { retryAfterSeconds } from '../retry-after-hint.js';
 import type { ServiceContext } from '../service-context.js';
 import { ServiceError } from '../service-error.js';
 
-/** The longest `Retry-After` hint of Get Result, in seconds. */
-const MAX_RETRY_AFTER_SECONDS = 5;
-
 /**
  * Answers Get Result for `route`'s task name and id: 200 with the record, 404 when the task or id is
- * unknown to this user, 410 once the record was kept past its retention.
+ * unknown to this user, 410 once the record was dropped (past its retention, or to keep the store
+ * within `limits.tasks`).
  */
 export function answerGetResult(context: ServiceContext, route: Route, userId: string): Response {
   context.findTask(route.taskName);
@@ -25,14 +24,15 @@ export function answerGetResult(context: ServiceContext, route: Route, userId: s
       throw new ServiceError(
         410,
         'RESULT_EXPIRED',
-        'The result was kept past its retention and dropped.',
+        'The result was dropped: it was kept past its retention or the store was full.',
       );
     case 'found': {
       const { run } = lookup;
       const headers: Record<string, string> = {};
       if (!run.isTerminal) {
-        const seconds = Math.ceil(run.currentProgress.estimatedSecondsLeft);
-        headers['retry-after'] = String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds)));
+        headers['retry-after'] = String(
+          retryAfterSeconds(run.currentProgress.estimatedSecondsLeft),
+        );
       }
       return successResponse(200, run.record(), headers);
     }

@@ -2,21 +2,25 @@
  * Submit (docs/protocol.md, "Submit"): creates a task and answers 202 at once with its id and where
  * to read its result, honouring an `Idempotency-Key` (docs/protocol.md, "Idempotency").
  */
-import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { NotificationRequest } from '../../protocol/notification.js';
 import { successResponse } from '../json-response.js';
-import type { ParsedBody } from '../parse-json-body.js';
 import type { ServiceContext, TaskCall } from '../service-context.js';
 import { ServiceError } from '../service-error.js';
 
+/** An `Idempotency-Key` and the fingerprint of the body it came with. */
+export interface IdempotentSubmission {
+  /** The `Idempotency-Key` header, already checked. */
+  key: string;
+  /** The digest of the body's params and notification (`submitFingerprint`). */
+  fingerprint: string;
+}
+
 /** What a Submit brings besides the checked call. */
 export interface Submission {
-  /** The body as sent, whose params and notification make the idempotency fingerprint. */
-  body: ParsedBody;
   /** The notification asked for, already checked. */
   notification: NotificationRequest | undefined;
-  /** The `Idempotency-Key` header, already checked, or `undefined` when none was sent. */
-  idempotencyKey: string | undefined;
+  /** The key and body fingerprint, or `undefined` when no `Idempotency-Key` was sent. */
+  idempotency: IdempotentSubmission | undefined;
 }
 
 /** The path of Get Result for task `id` of `taskName`. */
@@ -27,12 +31,12 @@ function resultPath(basePath: string, taskName: string, id: string): string {
 /**
  * Answers Submit: 202 with the id of a new task, or of the task an earlier Submit with the same
  * `Idempotency-Key` and body created; throws 422 `IDEMPOTENCY_KEY_REUSED` when the key came with
- * another body.
+ * another body, and whatever `createRun` throws (429 `TOO_MANY_TASKS`) for a new task.
  */
 export function answerSubmit(
   context: ServiceContext,
   call: TaskCall,
-  { body, notification, idempotencyKey }: Submission,
+  { notification, idempotency }: Submission,
 ): Response {
   const taskName = call.definition.name;
   const accepted = (id: string) =>
@@ -42,13 +46,12 @@ export function answerSubmit(
       { location: resultPath(context.basePath, taskName, id), 'x-task-id': id },
     );
   // From here to the end nothing awaits, so concurrent copies of one request cannot both miss
-  // the key and create two tasks.
-  let fingerprint: string | undefined;
-  if (idempotencyKey !== undefined) {
-    fingerprint = canonicalJson({ params: body.params, notification: body.notification ?? null });
-    const existing = context.idempotency.get(call.userId, taskName, idempotencyKey);
+  // the key and create two tasks. A repeat is answered before the user's share is checked: it
+  // creates nothing, so a user at the limit still gets the first answer again.
+  if (idempotency !== undefined) {
+    const existing = context.idempotency.get(call.userId, taskName, idempotency.key);
     if (existing !== undefined) {
-      if (existing.fingerprint !== fingerprint) {
+      if (existing.fingerprint !== idempotency.fingerprint) {
         throw new ServiceError(
           422,
           'IDEMPOTENCY_KEY_REUSED',
@@ -59,8 +62,14 @@ export function answerSubmit(
     }
   }
   const run = context.createRun(call, notification);
-  if (idempotencyKey !== undefined && fingerprint !== undefined) {
-    context.idempotency.set(call.userId, taskName, idempotencyKey, fingerprint, run.id);
+  if (idempotency !== undefined) {
+    context.idempotency.set(
+      call.userId,
+      taskName,
+      idempotency.key,
+      idempotency.fingerprint,
+      run.id,
+    );
   }
   context.scheduler.enqueue(run);
   return accepted(run.id);

@@ -4,6 +4,9 @@
  * client that goes away aborts the request's signal and cancels the response body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSON_HEADERS, errorBody } from '../json-response.js';
+import { ServiceError } from '../service-error.js';
+import { forbiddenMethodAnswer, isForbiddenMethod } from './forbidden-method.js';
 
 /** A Web-standard request handler, such as the reference service's `fetch`. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -32,13 +35,13 @@ export interface NodeHandlerOptions {
 /** How many bytes of request body wait in the stream's queue before the socket is paused. */
 const REQUEST_BODY_HIGH_WATER_MARK = 64 * 1024;
 
-/** The body of the answer to a handler that failed (CONTRACT 1.2), with nothing of the error in it. */
-const INTERNAL_ERROR_BODY = JSON.stringify({
-  status: 'error',
-  statusCode: 500,
-  reason: 'INTERNAL',
-  message: 'The service failed to answer this request.',
-});
+/**
+ * The body of the answer to a handler that failed (docs/protocol.md, "Error bodies"), with nothing
+ * of the error in it.
+ */
+const INTERNAL_ERROR_BODY = JSON.stringify(
+  errorBody(new ServiceError(500, 'INTERNAL', 'The service failed to answer this request.')),
+);
 
 /** Statuses whose answers never have a body (RFC 9110). */
 const BODILESS_STATUSES = new Set([101, 204, 205, 304]);
@@ -52,7 +55,9 @@ function writeErrorToConsole(error: unknown): void {
 
 /**
  * Builds a `node:http` request listener that answers every request with `handler`, streaming both
- * bodies. A handler that throws is answered 500 with the `INTERNAL` error body and no stack.
+ * bodies. A handler that throws is answered 500 with the `INTERNAL` error body and no stack. A
+ * method no Web `Request` may have (`TRACE`) is answered from the handler's answer to `OPTIONS` on
+ * the same path: 405 with its `Allow`, or its own answer (404) when the path is none of its.
  */
 export function createNodeHandler(
   handler: FetchHandler,
@@ -70,26 +75,33 @@ export function createNodeHandler(
 
     let response: Response;
     try {
-      const request = toWebRequest(incoming, abortController.signal);
-      response = await handler(request);
-      if (!(response instanceof Response)) {
-        throw new TypeError('The request handler did not return a Response.');
+      const method = incoming.method ?? 'GET';
+      if (isForbiddenMethod(method)) {
+        const allowed = await answerOf(handler, toOptionsRequest(incoming, abortController.signal));
+        response = await forbiddenMethodAnswer(method, allowed);
+      } else {
+        response = await answerOf(handler, toWebRequest(incoming, abortController.signal));
       }
     } catch (error) {
       if (abortController.signal.aborted) return;
       onError(error);
-      response = new Response(INTERNAL_ERROR_BODY, {
-        status: 500,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-      });
+      response = new Response(INTERNAL_ERROR_BODY, { status: 500, headers: JSON_HEADERS });
     }
     await writeWebResponse(response, incoming, outgoing, { pathPrefix });
   };
 }
 
-/** Turns a node request into a Web `Request` whose body streams from the socket. */
-function toWebRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
-  const method = incoming.method ?? 'GET';
+/** The handler's answer to `request`; throws when it is not a `Response`. */
+async function answerOf(handler: FetchHandler, request: Request): Promise<Response> {
+  const response = await handler(request);
+  if (!(response instanceof Response)) {
+    throw new TypeError('The request handler did not return a Response.');
+  }
+  return response;
+}
+
+/** The headers of a node request as Fetch API headers. */
+function webHeaders(incoming: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let index = 0; index + 1 < raw.length; index += 2) {
@@ -99,6 +111,25 @@ function toWebRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
     // `append` joins repeated headers with `, ` as the Fetch API defines.
     headers.append(name, raw[index + 1] as string);
   }
+  return headers;
+}
+
+/**
+ * A plain `OPTIONS` request, without a body, for the path and headers of `incoming`: the question
+ * of what the path allows. The CORS request headers are left out, so it is never read as a
+ * preflight.
+ */
+function toOptionsRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
+  const headers = webHeaders(incoming);
+  headers.delete('access-control-request-method');
+  headers.delete('access-control-request-headers');
+  return new Request(requestUrl(incoming), { method: 'OPTIONS', headers, signal });
+}
+
+/** Turns a node request into a Web `Request` whose body streams from the socket. */
+function toWebRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
+  const method = incoming.method ?? 'GET';
+  const headers = webHeaders(incoming);
   const hasBody = method !== 'GET' && method !== 'HEAD' && requestHasBody(incoming);
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (hasBody) {

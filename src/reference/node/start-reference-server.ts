@@ -1,10 +1,12 @@
 /**
- * `startReferenceServer`: the reference service on a real `node:http` socket (CONTRACT §2), loopback
- * by default, for tests, demos and the command line.
+ * `startReferenceServer`: the reference service on a real `node:http` socket (docs/protocol.md, "The
+ * reference service"), loopback by default, for tests, demos and the command line. Even the errors
+ * node's own HTTP parser finds are answered with the protocol's JSON error body.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReferenceService } from '../index.js';
+import { answerClientErrors } from './answer-client-errors.js';
 import { createNodeHandler } from './node-handler.js';
 
 /** What the adapters need of a service: a Web `fetch` handler and a way to close it. */
@@ -54,6 +56,7 @@ export async function startReferenceServer(
   const server = createServer((incoming, outgoing) => {
     void handler(incoming, outgoing);
   });
+  answerClientErrors(server);
 
   try {
     await new Promise<void>((resolve, reject) => {
