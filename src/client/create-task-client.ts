@@ -5,12 +5,13 @@
  * first use (`load-on-first-use.ts`).
  */
 import * as z from 'zod/mini';
+import { requestTimeout, withDeadline } from './deadline.js';
+import { TaskwireError } from './errors.js';
 import { LazyTaskStream } from './stream/lazy-task-stream.js';
 import { loadStartPaths } from './load-on-first-use.js';
 import {
   checkTaskId,
   checkTaskName,
-  neverAborted,
   protocolError,
   readEnvelope,
   send,
@@ -43,10 +44,18 @@ const taskRecordEnvelope = envelopeSchema(taskRecordSchema);
 /** Where a result sits in an answer, for naming a bad field of it. */
 const RESULT_PATH = ['response', 'result'];
 
+/** The deadline of every request but a stream and Execute: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** How long a stream may stay silent, keep-alives included, before it counts as broken: 45 s. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 45_000;
+/** The largest JSON answer read: 8 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
 /** What the parts of a client that load on first use need from it. */
 export interface ClientCore {
   context: RequestContext;
   executeTimeoutMs: number;
+  requestTimeoutMs: number;
   /** The task's schemas from the config's map, if it has an entry for it. */
   schemaOf(task: string): TaskSchema | undefined;
   /**
@@ -69,6 +78,32 @@ function checkPositive(value: number | undefined, name: string): void {
 }
 
 /**
+ * Refuses a base URL that could leak or mislead: one with user info (every request would carry the
+ * password, and a message quoting the URL would show it) or of a scheme other than http(s). A path
+ * such as `/taskwire` is resolved against the page on each request. The URL itself is never quoted.
+ */
+function checkBaseUrl(baseUrl: unknown): string {
+  const refuse = (problem: string) =>
+    new TaskwireError('protocol', `createTaskClient: the baseUrl ${problem}.`, {
+      reason: 'INVALID_BASE_URL',
+    });
+  if (typeof baseUrl !== 'string' || baseUrl === '') throw refuse('must be a non-empty string');
+  if (baseUrl.startsWith('/') && !baseUrl.startsWith('//')) return baseUrl;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw refuse('is neither an absolute http(s) URL nor a path starting with /');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refuse('must be http: or https:');
+  if (url.username !== '' || url.password !== '') {
+    throw refuse('holds a user name or password; pass credentials as tokens instead');
+  }
+  return baseUrl;
+}
+
+/**
  * Creates a client of the task workflow service. With a `tasks` map of per-task zod schemas, the
  * methods are typed by task name, params are checked before sending and results on receipt.
  *
@@ -78,17 +113,22 @@ function checkPositive(value: number | undefined, name: string): void {
 export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   config: TaskClientConfig<Tasks>,
 ): TaskClient<Tasks> {
-  if (typeof config.baseUrl !== 'string' || config.baseUrl === '') {
-    throw new TypeError('createTaskClient: baseUrl must be a non-empty string.');
+  const baseUrl = checkBaseUrl(config.baseUrl);
+  for (const limit of [
+    'executeTimeoutMs',
+    'requestTimeoutMs',
+    'streamIdleTimeoutMs',
+    'maxResponseBytes',
+    'maxEventBytes',
+  ] as const) {
+    checkPositive(config[limit], limit);
   }
-  checkPositive(config.executeTimeoutMs, 'executeTimeoutMs');
-  checkPositive(config.maxEventBytes, 'maxEventBytes');
   if (config.scope !== undefined && typeof config.scope !== 'string') {
     throw new TypeError('createTaskClient: scope must be a string.');
   }
   const core: ClientCore = {
     context: {
-      baseUrl: config.baseUrl,
+      baseUrl,
       userToken: config.userToken,
       clientToken: config.clientToken,
       platform: config.platform,
@@ -96,8 +136,10 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       // Looked up per request, so a `fetch` patched after the client was made is used.
       fetch: config.fetch ?? ((request) => globalThis.fetch(request)),
       onUnauthorized: config.onUnauthorized,
+      maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     },
     executeTimeoutMs: config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS,
+    requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     schemaOf(task) {
       const tasks = config.tasks;
       // `hasOwn`, since `constructor` or `toString` are valid task names.
@@ -118,7 +160,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
 
   const client = {
     tasks: config.tasks,
-    scope: config.scope ?? config.baseUrl,
+    scope: config.scope ?? baseUrl,
 
     async submit(task: string, params: unknown, options: SubmitOptions = {}) {
       return (await loadStartPaths()).submitTask(core, task, params, options);
@@ -127,22 +169,34 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     async getResult(task: string, id: string, options: GetResultOptions = {}) {
       const name = checkTaskName(task, TASK_NAME_PATTERN);
       const taskId = checkTaskId(id);
-      const signal = options.signal ?? neverAborted;
-      const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
-      const response = await send(core.context, {
-        method: 'GET',
-        path,
-        accept: 'application/json',
-        signal,
-      });
       const what = `The answer to Get Result '${name}'`;
-      const envelope = await readEnvelope(response, taskRecordEnvelope, signal, what, taskId);
-      const record = envelope.response;
-      if (record.id !== taskId)
-        throw protocolError(what, `response.id is '${record.id}', not the id asked for.`, taskId);
-      record.result = core.checkResult(name, record.status, record.result, what, taskId);
-      options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
-      return record;
+      const ms = core.requestTimeoutMs;
+      return withDeadline(
+        options.signal,
+        ms,
+        () => requestTimeout(what, ms, taskId),
+        async (signal) => {
+          const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
+          const response = await send(core.context, {
+            method: 'GET',
+            path,
+            accept: 'application/json',
+            signal,
+            taskId,
+          });
+          const read = { signal, what, maxBytes: core.context.maxResponseBytes, taskId };
+          const record = (await readEnvelope(response, taskRecordEnvelope, read)).response;
+          if (record.id !== taskId)
+            throw protocolError(
+              what,
+              `response.id is '${record.id}', not the id asked for.`,
+              taskId,
+            );
+          record.result = core.checkResult(name, record.status, record.result, what, taskId);
+          options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
+          return record;
+        },
+      );
     },
 
     stream(task: string, params: unknown, options: StreamOptions = {}) {

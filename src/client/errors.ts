@@ -4,8 +4,12 @@
  */
 import type { ErrorBody } from '../protocol/records.js';
 
-/** What kind of failure a {@link TaskwireError} is. */
-export type TaskwireErrorCode = 'http' | 'network' | 'timeout' | 'protocol' | 'aborted';
+/**
+ * What kind of failure a {@link TaskwireError} is: `http` (the service answered an error, or a
+ * redirect), `network`, `timeout`, `protocol` (an answer or a call that breaks the protocol),
+ * `aborted`, or `auth` (the app's token function or `onUnauthorized` failed).
+ */
+export type TaskwireErrorCode = 'http' | 'network' | 'timeout' | 'protocol' | 'aborted' | 'auth';
 
 /** Everything a {@link TaskwireError} can carry besides its code and message. */
 export interface TaskwireErrorDetails {
@@ -23,6 +27,11 @@ export interface TaskwireErrorDetails {
   retryAfterMs?: number;
   /** The underlying error. */
   cause?: unknown;
+  /**
+   * Whether the same call may succeed later. Defaults by code: `network` and `auth` are, `http` is
+   * for 408, 429 and 5xx, the others are not.
+   */
+  retryable?: boolean;
 }
 
 const marker = Symbol.for('taskwire.error');
@@ -51,7 +60,7 @@ export class TaskwireError extends Error {
   declare readonly taskId: string | undefined;
   /** The delay the service asked for before a retry, in milliseconds. */
   declare readonly retryAfterMs: number | undefined;
-  /** Whether sending the same request again later may succeed (408, 429, 5xx, network). */
+  /** Whether sending the same request again later may succeed (408, 429, 5xx, network, auth, a request's deadline). */
   declare readonly retryable: boolean;
   /** Brand read by {@link TaskwireError.isInstance}; a symbol from the global registry, so copies agree. */
   readonly [marker] = true;
@@ -65,8 +74,10 @@ export class TaskwireError extends Error {
     this.taskId = details.taskId;
     this.retryAfterMs = details.retryAfterMs;
     this.retryable =
-      code === 'network' ||
-      (code === 'http' && details.status !== undefined && isRetryableStatus(details.status));
+      details.retryable ??
+      (code === 'network' ||
+        code === 'auth' ||
+        (code === 'http' && details.status !== undefined && isRetryableStatus(details.status)));
   }
 
   /** Whether `value` is a TaskwireError, from this copy of the package or another. */

@@ -1,7 +1,7 @@
 /**
- * Parts of the client that not every app uses (starting tasks, the stream path) are loaded with `import()`
- * on first use, so a bundler puts each in a chunk of its own and an app that only submits and polls
- * never downloads them. The hooks that use a part call its loader on mount, ahead of the first call.
+ * Parts of the client that not every app uses (starting tasks, the stream path) or not on every call
+ * (reading an error answer) are loaded with `import()` on first use, so a bundler puts each in a
+ * chunk of its own and an app that only submits and polls never downloads them. The hooks that use a part call its loader on mount, ahead of the first call.
  */
 import { TaskwireError } from './errors.js';
 
@@ -26,3 +26,6 @@ export const loadStreamPath = onFirstUse(() => import('./stream/task-event-strea
 
 /** Loads the ways to start a task (Submit, Execute, Options, a stream's POST) and their checks. */
 export const loadStartPaths = onFirstUse(() => import('./start-task.js'));
+
+/** Loads the reading of error answers: their body, cut at 64 KiB, and what it says. */
+export const loadErrorAnswers = onFirstUse(() => import('./error-answer.js'));

@@ -5,9 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { TaskwireError } from './errors.js';
-import { parseRetryAfter } from '../protocol/retry-after.js';
 import { describeIssues } from '../protocol/describe-issues.js';
-import { errorBodySchema, taskIdSchema, type ErrorBody } from '../protocol/records.js';
+import { taskIdSchema } from '../protocol/records.js';
+import { loadErrorAnswers } from './load-on-first-use.js';
 import type { TokenSource } from './types.js';
 
 /** What the HTTP layer needs from the client's configuration. */
@@ -20,6 +20,8 @@ export interface RequestContext {
   touchpoint: string | undefined;
   fetch: (request: Request) => Promise<Response>;
   onUnauthorized: (() => void | Promise<void>) | undefined;
+  /** The largest JSON answer read, in bytes. */
+  maxResponseBytes: number;
 }
 
 /** One request to send. */
@@ -34,6 +36,8 @@ export interface OutgoingRequest {
   /** Extra headers (the Idempotency-Key). */
   headers?: Record<string, string>;
   signal: AbortSignal;
+  /** The task the request concerns, when known, for its errors. */
+  taskId?: string;
 }
 
 /** Client-side refusal reasons: requests the client will not send because they break the contract. */
@@ -96,8 +100,23 @@ function headerValue(value: unknown, what: string): string {
   return value;
 }
 
+/** Runs one of the app's own functions; whatever it throws becomes a retryable `auth` error. */
+async function runAppFunction<Value>(
+  run: () => Value | Promise<Value>,
+  what: string,
+): Promise<Value> {
+  try {
+    return await run();
+  } catch (error) {
+    // The message names the function only: what it threw may hold a token, so it stays in `cause`.
+    throw new TaskwireError('auth', `The app's ${what} failed.`, { cause: error });
+  }
+}
+
 async function readToken(source: TokenSource, what: string): Promise<string> {
-  return headerValue(typeof source === 'function' ? await source() : source, what);
+  const token =
+    typeof source === 'function' ? await runAppFunction(source, `${what} function`) : source;
+  return headerValue(token, what);
 }
 
 /** An absolute URL scheme such as `http:`. */
@@ -125,12 +144,12 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
   const { signal } = outgoing;
   const url = resolveUrl(context.baseUrl, outgoing.path);
   for (let attempt = 0; ; attempt++) {
-    if (signal.aborted) throw abortedError(signal);
+    if (signal.aborted) throw abortedError(signal, outgoing.taskId);
     const [userToken, clientToken] = await Promise.all([
       readToken(context.userToken, 'user token'),
       readToken(context.clientToken, 'client token'),
     ]);
-    if (signal.aborted) throw abortedError(signal);
+    if (signal.aborted) throw abortedError(signal, outgoing.taskId);
     const headers: Record<string, string> = {
       ...outgoing.headers,
       accept: outgoing.accept,
@@ -146,27 +165,79 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
       headers,
       body: outgoing.body,
       signal,
+      // A redirect would carry both tokens and the body to wherever it points.
+      redirect: 'manual',
     });
     let response: Response;
     try {
       response = await raceAbort(context.fetch(request), signal);
     } catch (error) {
-      if (signal.aborted) throw abortedError(signal);
+      if (signal.aborted) throw abortedError(signal, outgoing.taskId);
+      throw networkError(outgoing.method, url, error, outgoing.taskId);
+    }
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      await discardBody(response);
       throw new TaskwireError(
-        'network',
-        `${outgoing.method} ${outgoing.path} failed before an answer came.`,
-        {
-          cause: error,
-        },
+        'http',
+        `${outgoing.method} ${withoutQuery(url)} answered a redirect, never followed: check the base URL.`,
+        { status: response.status, reason: 'REDIRECT', taskId: outgoing.taskId },
       );
     }
     if (response.status === 401 && attempt === 0 && context.onUnauthorized !== undefined) {
       await discardBody(response);
-      await context.onUnauthorized();
+      await runAppFunction(context.onUnauthorized, 'onUnauthorized');
       continue;
     }
     return response;
   }
+}
+
+/** A URL as messages show it: origin and path, never a query that might hold a secret. */
+function withoutQuery(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** Error codes of Node and undici that say the connection was never made, so nothing was sent. */
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The first connection error code in `error`'s cause chain, where the runtime gives one. */
+function connectFailureOf(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause && depth < 4; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECT_FAILURES.has(code)) return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The `network` error of a request that got no answer, naming the method and the URL. Where the
+ * runtime says the connection was never made, the reason is `CONNECT_FAILED` and the message says
+ * that nothing was sent; otherwise the request may have reached the service.
+ */
+export function networkError(
+  method: string,
+  url: string,
+  cause: unknown,
+  taskId?: string,
+): TaskwireError {
+  const where = `${method} ${withoutQuery(url)}`;
+  const refused = connectFailureOf(cause);
+  return refused === undefined
+    ? new TaskwireError('network', `${where} failed before an answer came.`, { cause, taskId })
+    : new TaskwireError('network', `${where}: could not connect (${refused}); nothing was sent.`, {
+        cause,
+        taskId,
+        reason: 'CONNECT_FAILED',
+      });
 }
 
 /** Drops an answer's body so its connection can be reused or closed. */
@@ -178,15 +249,36 @@ export async function discardBody(response: Response): Promise<void> {
   }
 }
 
-/** Reads a body as text; an abort or a connection that breaks mid-body become typed errors. */
-async function readText(
+/**
+ * Reads at most `limit` bytes of a body as text, while it arrives: a larger body is cancelled there,
+ * never read whole, and `cut` is true. An abort or a connection that breaks mid-body become typed
+ * errors.
+ */
+export async function readCapped(
   response: Response,
+  limit: number,
   signal: AbortSignal,
   taskId: string | undefined,
-): Promise<string> {
+): Promise<{ text: string; cut: boolean }> {
+  const reader = (
+    response.body ?? new Response('').body
+  )?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
   try {
-    return await raceAbort(response.text(), signal);
+    for (;;) {
+      const chunk = await raceAbort(reader.read(), signal);
+      if (chunk.done) return { text: text + decoder.decode(), cut: false };
+      text += decoder.decode(chunk.value.subarray(0, limit - size), { stream: true });
+      size += chunk.value.length;
+      if (size > limit) {
+        reader.cancel().catch(noop);
+        return { text: text + decoder.decode(), cut: true };
+      }
+    }
   } catch (error) {
+    reader.cancel().catch(noop);
     if (signal.aborted) throw abortedError(signal, taskId);
     throw new TaskwireError('network', 'The connection broke while the answer was being read.', {
       taskId,
@@ -196,32 +288,22 @@ async function readText(
 }
 
 /**
- * The error for a non-2xx answer: `http` with status, reason and body (the parsed error body, or the
- * raw text when it is not one, such as a proxy's HTML page), or `timeout` for `EXECUTE_TIMEOUT`.
+ * The error for a non-2xx answer (`error-answer.ts`). Should that code fail to load, the error
+ * still has its status, and so its `retryable`, without the body.
  */
-export async function errorFromResponse(
+export function errorFromResponse(
   response: Response,
   signal: AbortSignal,
   taskId?: string,
 ): Promise<TaskwireError> {
-  const text = await readText(response, signal, taskId);
-  let body: ErrorBody | undefined;
-  try {
-    body = errorBodySchema.safeParse(JSON.parse(text)).data;
-  } catch {
-    // Not JSON: the text itself is the body.
-  }
-  const { status } = response;
-  const message = body
-    ? `The service answered ${status} ${body.reason}: ${body.message}`
-    : `The service answered ${status}${response.statusText ? ` ${response.statusText}` : ''}.`;
-  return new TaskwireError(body?.reason === 'EXECUTE_TIMEOUT' ? 'timeout' : 'http', message, {
-    status,
-    body: body ?? text,
-    reason: body?.reason,
-    taskId: body?.taskId ?? taskId,
-    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-  });
+  return loadErrorAnswers().then(
+    (errorAnswers) => errorAnswers.errorFromResponse(response, signal, taskId),
+    () =>
+      new TaskwireError('http', `The service answered ${response.status}.`, {
+        status: response.status,
+        taskId,
+      }),
+  );
 }
 
 /** A `protocol` error about an answer or event; `what` says which one. */
@@ -237,19 +319,30 @@ export function protocolError(
   });
 }
 
+/** How to read one JSON answer. */
+export interface ReadOptions {
+  signal: AbortSignal;
+  /** Which answer this is, for messages: "The answer to Get Result 'echo'". */
+  what: string;
+  /** The largest answer read, in bytes. */
+  maxBytes: number;
+  /** The task the answer concerns, when known. */
+  taskId?: string | undefined;
+}
+
 /**
  * Reads a 2xx JSON answer and validates its envelope and response, resolving to the response.
- * A non-2xx answer rejects with {@link errorFromResponse}.
+ * A non-2xx answer rejects with {@link errorFromResponse}; one larger than `maxBytes` is refused as
+ * `protocol` while it is read.
  */
 export async function readEnvelope<Schema extends z.ZodMiniType>(
   response: Response,
   schema: Schema,
-  signal: AbortSignal,
-  what: string,
-  taskId?: string,
+  { signal, what, maxBytes, taskId }: ReadOptions,
 ): Promise<z.infer<Schema>> {
   if (!response.ok) throw await errorFromResponse(response, signal, taskId);
-  const text = await readText(response, signal, taskId);
+  const { text, cut } = await readCapped(response, maxBytes, signal, taskId);
+  if (cut) throw protocolError(what, `the answer is larger than ${maxBytes} bytes.`, taskId);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -4,15 +4,9 @@
  * downloads it. Params are checked here, before anything is sent.
  */
 import * as z from 'zod/mini';
+import { requestTimeout, withDeadline } from './deadline.js';
 import { TaskwireError } from './errors.js';
-import {
-  abortedError,
-  checkTaskName,
-  neverAborted,
-  readEnvelope,
-  refusal,
-  send,
-} from './request.js';
+import { checkTaskName, readEnvelope, refusal, send } from './request.js';
 import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
 import {
   envelopeSchema,
@@ -104,72 +98,71 @@ export async function postTask(
  * Submit Task (docs/protocol.md, "Submit"): one key per call, reused by the retry after a 401, so
  * one call makes one task.
  */
-export async function submitTask(
+export function submitTask(
   client: ClientCore,
   task: string,
   params: unknown,
   options: SubmitOptions,
 ): Promise<SubmitAnswer> {
-  const signal = options.signal ?? neverAborted;
-  const { name, response } = await postTask(client, task, params, 'submit', signal, {
-    body: options.notification === undefined ? {} : { notification: options.notification },
-    headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
-  });
-  const what = `The answer to Submit '${name}'`;
-  return (await readEnvelope(response, submitEnvelope, signal, what)).response;
+  const what = `The answer to Submit '${String(task)}'`;
+  const ms = client.requestTimeoutMs;
+  return withDeadline(
+    options.signal,
+    ms,
+    () => requestTimeout(what, ms),
+    async (signal) => {
+      const { response } = await postTask(client, task, params, 'submit', signal, {
+        body: options.notification === undefined ? {} : { notification: options.notification },
+        headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
+      });
+      const read = { signal, what, maxBytes: client.context.maxResponseBytes };
+      return (await readEnvelope(response, submitEnvelope, read)).response;
+    },
+  );
 }
 
 /** Options (docs/protocol.md, "Options"): what the task would cost with these params. */
-export async function taskOptions(
+export function taskOptions(
   client: ClientCore,
   task: string,
   params: unknown,
   options: RequestOptions,
 ): Promise<OptionsResult> {
-  const signal = options.signal ?? neverAborted;
-  const { name, response } = await postTask(client, task, params, 'options', signal);
-  const what = `The answer to Options '${name}'`;
-  return (await readEnvelope(response, optionsEnvelope, signal, what)).response;
+  const what = `The answer to Options '${String(task)}'`;
+  const ms = client.requestTimeoutMs;
+  return withDeadline(
+    options.signal,
+    ms,
+    () => requestTimeout(what, ms),
+    async (signal) => {
+      const { response } = await postTask(client, task, params, 'options', signal);
+      const read = { signal, what, maxBytes: client.context.maxResponseBytes };
+      return (await readEnvelope(response, optionsEnvelope, read)).response;
+    },
+  );
 }
 
 /**
- * Execute (docs/protocol.md, "Execute"): a missed deadline rejects with `timeout`, the caller's
- * abort with `aborted`.
+ * Execute (docs/protocol.md, "Execute"): its own deadline, `executeTimeoutMs`, past which it
+ * rejects with a `timeout` that is not retryable (a second Execute would run, and charge, the task
+ * again); the caller's abort rejects with `aborted`.
  */
-export async function executeTask(
+export function executeTask(
   client: ClientCore,
   task: string,
   params: unknown,
   options: RequestOptions,
 ): Promise<ExecuteRecord> {
-  const userSignal = options.signal;
-  if (userSignal?.aborted) throw abortedError(userSignal);
-  // The deadline and the caller's signal both abort one controller; which fired decides the code.
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort(userSignal?.reason);
-  userSignal?.addEventListener('abort', onAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, client.executeTimeoutMs);
-  try {
-    const { name, response } = await postTask(client, task, params, 'execute', controller.signal);
+  const ms = client.executeTimeoutMs;
+  const timeout = () =>
+    new TaskwireError('timeout', `Execute '${String(task)}' did not answer within ${ms} ms.`);
+  return withDeadline(options.signal, ms, timeout, async (signal) => {
+    const { name, response } = await postTask(client, task, params, 'execute', signal);
     const what = `The answer to Execute '${name}'`;
-    const record = (await readEnvelope(response, executeEnvelope, controller.signal, what))
-      .response;
+    const read = { signal, what, maxBytes: client.context.maxResponseBytes };
+    const record = (await readEnvelope(response, executeEnvelope, read)).response;
     record.result = client.checkResult(name, record.status, record.result, what, record.id);
-    return record;
-  } catch (error) {
-    if (timedOut && TaskwireError.isInstance(error) && error.code === 'aborted') {
-      throw new TaskwireError(
-        'timeout',
-        `Execute '${task}' did not answer within ${client.executeTimeoutMs} ms.`,
-      );
-    }
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    userSignal?.removeEventListener('abort', onAbort);
-  }
+    // checkResult made a FAILED record's result its failure object.
+    return record as ExecuteRecord;
+  });
 }

@@ -35,6 +35,20 @@ export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
   onUnauthorized?: () => void | Promise<void>;
   /** The client's own deadline for Execute, in milliseconds. Defaults to `25000`. */
   executeTimeoutMs?: number;
+  /**
+   * The deadline of every other request but a stream, from sending to the last byte of its answer,
+   * in milliseconds; past it the request is aborted and rejects with a retryable `timeout`.
+   * Defaults to `30000`.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long a stream may receive no byte (keep-alive comments count) before it is aborted and
+   * reported as broken (`network`, with the task id, so the hooks recover by polling), in
+   * milliseconds. Defaults to `45000`, three of the service's 15-second keep-alives.
+   */
+  streamIdleTimeoutMs?: number;
+  /** The largest JSON answer read, in bytes; a larger one is refused (`protocol`) while it is read. Defaults to `8 * 1024 * 1024`. */
+  maxResponseBytes?: number;
   /** Per-task schemas: type the methods by task name and validate params and results. */
   tasks?: Tasks;
   /** The largest stream event accepted, in bytes. Defaults to `16 * 1024 * 1024`. */

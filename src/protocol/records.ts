@@ -77,12 +77,19 @@ export const taskRecordSchema = z.object({
   usage: z.optional(usageSchema),
 });
 /**
- * A task as Get Result returns it. `result` is null until there is one, the latest partial result
- * while running, the final result when COMPLETED, and a {@link TaskFailure} when FAILED.
+ * A task as Get Result returns it, a union on `status`: `result` is null until there is one, the
+ * latest partial result while running, the final result (or null) when COMPLETED, and a
+ * {@link TaskFailure} when FAILED, so `record.status === 'FAILED'` narrows it to the failure.
  */
-export type TaskRecord<Result = unknown> = Omit<z.infer<typeof taskRecordSchema>, 'result'> & {
-  result: Result | TaskFailure | null;
-};
+export type TaskRecord<Result = unknown> =
+  | (Omit<z.infer<typeof taskRecordSchema>, 'status' | 'result'> & {
+      status: 'ACCEPTED' | 'IN_PROGRESS' | 'COMPLETED';
+      result: Result | null;
+    })
+  | (Omit<z.infer<typeof taskRecordSchema>, 'status' | 'result'> & {
+      status: 'FAILED';
+      result: TaskFailure;
+    });
 
 /** The answer of Submit Task (docs/protocol.md, "Submit"). */
 export const submitAnswerSchema = z.object({

@@ -21,13 +21,19 @@ export const optionsResultSchema = z.object({
   credits: z.optional(z.number().check(z.nonnegative())),
 });
 
-/** The final outcome of an executed task. A FAILED task carries its {@link TaskFailure} in `result`. */
-export type ExecuteRecord<Result = unknown> = Omit<
-  z.infer<typeof executeRecordSchema>,
-  'result'
-> & {
-  result: Result | TaskFailure | null;
-};
+/**
+ * The final outcome of an executed task, a union on `status`: a FAILED task carries its
+ * {@link TaskFailure} in `result`, so `record.status === 'FAILED'` narrows it.
+ */
+export type ExecuteRecord<Result = unknown> =
+  | (Omit<z.infer<typeof executeRecordSchema>, 'status' | 'result'> & {
+      status: 'COMPLETED';
+      result: Result | null;
+    })
+  | (Omit<z.infer<typeof executeRecordSchema>, 'status' | 'result'> & {
+      status: 'FAILED';
+      result: TaskFailure;
+    });
 
 /** What a task would cost: the resolved tool, usage amount and credits; `{}` when it is free. */
 export type OptionsResult = z.infer<typeof optionsResultSchema>;

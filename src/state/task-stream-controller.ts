@@ -241,8 +241,9 @@ export function createTaskStreamController<
         recover(self, knownTaskId);
         return;
       }
+      // A connection never made sent nothing: no task runs, and the error says so already.
       const outcomeUnknown =
-        failure.code === 'network'
+        failure.code === 'network' && failure.reason !== 'CONNECT_FAILED'
           ? new TaskwireError(
               'network',
               'The stream broke before the task ended and the service sent no task id, so the outcome is unknown.',

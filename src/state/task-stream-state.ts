@@ -216,7 +216,7 @@ function reduceRecord<Result, Event>(
         partialResult: record.result === null ? state.partialResult : (record.result as Result),
       };
     default:
-      return record.status satisfies never;
+      return record satisfies never;
   }
 }
 

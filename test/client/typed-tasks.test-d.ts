@@ -49,6 +49,11 @@ async function results() {
   expectTypeOf(executed.result).toEqualTypeOf<{ url: string } | TaskFailure | null>();
   const untypedResult = await typed.execute('plain', {});
   expectTypeOf(untypedResult.result).toEqualTypeOf<JsonObject | TaskFailure | null>();
+  // The status narrows the result: a failure when FAILED, the task's result (or null) otherwise.
+  if (record.status === 'FAILED') expectTypeOf(record.result).toEqualTypeOf<TaskFailure>();
+  else expectTypeOf(record.result).toEqualTypeOf<{ echo: string } | null>();
+  if (executed.status === 'FAILED') expectTypeOf(executed.result.reason).toEqualTypeOf<string>();
+  else expectTypeOf(executed.result).toEqualTypeOf<{ url: string } | null>();
 }
 
 async function streams() {

@@ -10,7 +10,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const record = (status: TaskRecord['status'], secondsLeft = 8): TaskRecord => ({
+const record = (status: 'IN_PROGRESS' | 'COMPLETED', secondsLeft = 8): TaskRecord => ({
   id: 'task-1',
   status,
   result: null,

@@ -137,7 +137,7 @@ function breakingStream(taskId: string) {
   };
 }
 
-const record = (status: TaskRecord['status'], result: unknown = null): TaskRecord => ({
+const record = (status: 'IN_PROGRESS' | 'COMPLETED', result: unknown = null): TaskRecord => ({
   id: 'task-1',
   status,
   result,
@@ -226,6 +226,35 @@ describe('createTaskStreamController while recovering', () => {
     expect(watch.watching).toBe(0);
     watch.listener?.onRecord(record('COMPLETED', { frames: 10 }));
     expect(controller.getSnapshot().status).toBe('stopped');
+  });
+});
+
+describe('createTaskStreamController without a task id', () => {
+  it('says nothing was sent when the connection could not be made, not that the outcome is unknown', async () => {
+    const { client } = cuttingClient(1);
+    const refusing = createTaskClient({
+      baseUrl: 'http://127.0.0.1:9',
+      userToken: DEMO_USER_TOKEN,
+      clientToken: DEMO_CLIENT_TOKEN,
+      fetch: () => {
+        const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
+          code: 'ECONNREFUSED',
+        });
+        return Promise.reject(new TypeError('fetch failed', { cause: refused }));
+      },
+    });
+    const controller = createTaskStreamController({
+      openStream: (params: { message: string }, options) =>
+        refusing.stream('echo', params, options),
+      watchRecord: pollTaskRecord((id, options) => client.getResult('echo', id, options)),
+      createScheduler: immediateFrames,
+    });
+    controller.subscribe(() => undefined);
+    controller.start({ message: 'hi' });
+    const final = await until(controller, (state) => state.status === 'error');
+    expect(final.error).toMatchObject({ code: 'network', reason: 'CONNECT_FAILED' });
+    expect(final.error?.message).toContain('nothing was sent');
+    expect(final.error?.message).not.toContain('outcome is unknown');
   });
 });
 
