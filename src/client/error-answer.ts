@@ -2,7 +2,7 @@
  * Reading an error answer (docs/protocol.md, "Error bodies"): loaded on the first one, since a call
  * that goes well never needs it.
  */
-import { errorBodySchema, type ErrorBody } from '../protocol/records.js';
+import { errorBodySchema, type ErrorBody } from '../protocol/error-body.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
 import { TaskwireError } from './errors.js';
 import { readCapped } from './request.js';

@@ -23,22 +23,18 @@ export { TASK_NAME_PATTERN } from '../protocol/names.js';
 export { describeIssues } from '../protocol/describe-issues.js';
 export {
   envelopeSchema,
-  errorBodySchema,
   eventReferenceSchema,
   failureSchema,
   isTerminalStatus,
   jsonObjectSchema,
   progressSchema,
-  submitAnswerSchema,
   taskIdSchema,
   taskRecordSchema,
   taskStatusSchema,
   TERMINAL_STATUSES,
-  type ErrorBody,
   type EventReference,
   type JsonObject,
   type Progress,
-  type SubmitAnswer,
   type TaskFailure,
   type TaskRecord,
   type TaskStatus,
@@ -54,9 +50,12 @@ export {
   type Usage,
   type UsageDetail,
 } from '../protocol/usage.js';
+export { errorBodySchema, type ErrorBody } from '../protocol/error-body.js';
 export {
   executeRecordSchema,
   optionsResultSchema,
+  submitAnswerSchema,
+  type SubmitAnswer,
   type ExecuteRecord,
   type OptionsResult,
 } from '../protocol/start-answers.js';

@@ -8,12 +8,8 @@ import { requestTimeout, withDeadline } from './deadline.js';
 import { TaskwireError } from './errors.js';
 import { checkTaskName, readEnvelope, refusal, send } from './request.js';
 import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
-import {
-  envelopeSchema,
-  jsonObjectSchema,
-  submitAnswerSchema,
-  type SubmitAnswer,
-} from '../protocol/records.js';
+import { envelopeSchema, jsonObjectSchema } from '../protocol/records.js';
+import { submitAnswerSchema, type SubmitAnswer } from '../protocol/start-answers.js';
 import { TASK_NAME_PATTERN } from '../protocol/names.js';
 import {
   executeRecordSchema,

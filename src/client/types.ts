@@ -5,7 +5,8 @@
  */
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { ExecuteRecord, OptionsResult } from '../protocol/start-answers.js';
-import type { SubmitAnswer, TaskRecord } from '../protocol/records.js';
+import type { SubmitAnswer } from '../protocol/start-answers.js';
+import type { TaskRecord } from '../protocol/records.js';
 import type {
   TaskName,
   TaskParams,

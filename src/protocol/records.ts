@@ -59,14 +59,6 @@ export const failureSchema = z.object({
 /** Why a task failed: `status: 'error'`, a status code, a machine-readable reason and a message. */
 export type TaskFailure = z.infer<typeof failureSchema>;
 
-/**
- * The body of a non-2xx answer (docs/protocol.md, "Error bodies"); `taskId` is set on
- * `EXECUTE_TIMEOUT`.
- */
-export const errorBodySchema = z.extend(failureSchema, { taskId: z.optional(taskIdSchema) });
-/** The body of an error answer. */
-export type ErrorBody = z.infer<typeof errorBodySchema>;
-
 /** A task record as Get Result returns it (docs/protocol.md, "Get Result"). */
 export const taskRecordSchema = z.object({
   id: taskIdSchema,
@@ -90,14 +82,6 @@ export type TaskRecord<Result = unknown> =
       status: 'FAILED';
       result: TaskFailure;
     });
-
-/** The answer of Submit Task (docs/protocol.md, "Submit"). */
-export const submitAnswerSchema = z.object({
-  id: taskIdSchema,
-  status: z.literal('ACCEPTED'),
-});
-/** The id and first state of a submitted task. */
-export type SubmitAnswer = z.infer<typeof submitAnswerSchema>;
 
 /**
  * The success envelope `{ status: 'success', response }` around a record

@@ -1,10 +1,18 @@
 /**
- * The answers of Execute and Options (docs/protocol.md, "Execute" and "Options"). Apart from the
- * record schemas, so that they load with the client's start paths, not with every client.
+ * The answers of Submit, Execute and Options (docs/protocol.md, "Submit", "Execute" and "Options").
+ * Apart from the record schemas, so that they load with the client's start paths, not with every client.
  */
 import * as z from 'zod/mini';
 import { taskIdSchema, type TaskFailure } from './records.js';
 import { usageSchema } from './usage.js';
+
+/** The answer of Submit Task (docs/protocol.md, "Submit"). */
+export const submitAnswerSchema = z.object({
+  id: taskIdSchema,
+  status: z.literal('ACCEPTED'),
+});
+/** The id and first state of a submitted task. */
+export type SubmitAnswer = z.infer<typeof submitAnswerSchema>;
 
 /** The answer of Execute: the final outcome of the task. */
 export const executeRecordSchema = z.object({

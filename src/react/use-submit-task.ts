@@ -2,7 +2,7 @@
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TaskwireError } from '../client/errors.js';
-import type { SubmitAnswer } from '../protocol/records.js';
+import type { SubmitAnswer } from '../protocol/start-answers.js';
 import { createSubmitCoalescer } from '../state/submit-coalescer.js';
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
