@@ -26,6 +26,7 @@ const browserDependencies = [
   'react',
   'react-dom',
   'react-dom/client',
+  'react-dom/server',
   'react/jsx-dev-runtime',
   'react/jsx-runtime',
   '@testing-library/react',

@@ -12,13 +12,20 @@ const mode: LiveServiceMode = process.env['VITEST'] ? 'test' : 'demo';
 
 /**
  * Tells the stories which mode the service runs in, so they size their params from the same
- * figures and, in a static build, make the same service in-process. A plugin rather than
- * `define` in `viteFinal`, because addon-vitest takes only the plugins of `viteFinal`.
+ * figures, and whether it is mounted: `taskwireReference` mounts it on a dev server only (`storybook
+ * dev`, and the Vitest browser server), so a static build (`storybook build`) knows at build time
+ * that it must run the same service in-process, without a request to find out. A plugin rather
+ * than `define` in `viteFinal`, because addon-vitest takes only the plugins of `viteFinal`.
  */
 function liveServiceMode(): Plugin {
   return {
     name: 'taskwire-live-service-mode',
-    config: () => ({ define: { __TASKWIRE_LIVE_MODE__: JSON.stringify(mode) } }),
+    config: (_config, { command }) => ({
+      define: {
+        __TASKWIRE_LIVE_MODE__: JSON.stringify(mode),
+        __TASKWIRE_LIVE_SERVICE_MOUNTED__: JSON.stringify(command === 'serve'),
+      },
+    }),
   };
 }
 

@@ -3,8 +3,8 @@ import { expect, fn } from 'storybook/test';
 import { CreditCostPreview } from '../src/components/index.js';
 import { StateGrid } from './state-grid.js';
 
-// The figures of the demo task `generate-images` (static price 2 per image, three images).
-const quote = { monetization: { toolId: 'image-gen' }, usageAmount: 3, credits: 6 };
+// The figures of the demo task `generate-images` (its preflight quotes 2.5 per image; three images).
+const quote = { monetization: { toolId: 'image-gen' }, usageAmount: 3, credits: 7.5 };
 
 const meta = {
   title: 'Components/CreditCostPreview',
@@ -19,6 +19,7 @@ const meta = {
   },
   argTypes: {
     status: { control: 'inline-radio', options: ['pending', 'success', 'error'] },
+    quote: { control: 'object' },
     locale: { control: 'select', options: ['en', 'de', 'fr', 'ja'] },
     balance: { control: { type: 'number', min: 0 } },
   },
@@ -30,7 +31,7 @@ type Story = StoryObj<typeof meta>;
 /** Drive the preview from the controls. */
 export const Interactive: Story = {
   play: async ({ canvas }) => {
-    await expect(canvas.getByText('6 credits')).toBeVisible();
+    await expect(canvas.getByText('7.5 credits')).toBeVisible();
     await expect(canvas.getByText('image-gen')).toBeVisible();
     await expect(canvas.queryByText(/More than your balance/)).toBeNull();
   },
@@ -58,7 +59,7 @@ export const BudgetGate: Story = {
         <button
           type="button"
           className="taskwire-button"
-          disabled={overBudget || (state !== 'free' && state !== 'priced')}
+          disabled={overBudget || state === 'loading' || state === 'error'}
         >
           Generate images
         </button>
@@ -71,13 +72,37 @@ export const BudgetGate: Story = {
   },
 };
 
+/**
+ * An options answer of `{}`: no monetization is configured, which is not a price of 0, so the
+ * preview says no price was quoted (unless the app sets `unpricedIsFree`).
+ */
+export const Unpriced: Story = {
+  args: { quote: {} },
+  play: async ({ canvas, canvasElement }) => {
+    await expect(canvas.getByText('No price quoted')).toBeVisible();
+    await expect(canvas.queryByText('Free')).toBeNull();
+    await expect(canvasElement.querySelector('.taskwire-cost')).toHaveAttribute(
+      'data-state',
+      'unpriced',
+    );
+  },
+};
+
 /** Every state, light and dark. */
 export const AllStates: Story = {
   render: () => (
     <StateGrid
       cells={[
         { name: 'loading', node: <CreditCostPreview status="pending" /> },
-        { name: 'free', node: <CreditCostPreview quote={{}} /> },
+        { name: 'unpriced ({})', node: <CreditCostPreview quote={{}} /> },
+        {
+          name: 'free ({} with unpricedIsFree)',
+          node: <CreditCostPreview quote={{}} unpricedIsFree />,
+        },
+        {
+          name: 'free (0 credits)',
+          node: <CreditCostPreview quote={{ monetization: { toolId: 'preview' }, credits: 0 }} />,
+        },
         { name: 'priced', node: <CreditCostPreview quote={quote} locale="en" /> },
         { name: 'priced, updating', node: <CreditCostPreview quote={quote} isUpdating /> },
         { name: 'over budget', node: <CreditCostPreview quote={quote} balance={5} /> },
@@ -96,8 +121,9 @@ export const AllStates: Story = {
   ),
   play: async ({ canvas }) => {
     await expect(canvas.getAllByText('Getting the price…')).toHaveLength(2);
-    await expect(canvas.getAllByText('Free')).toHaveLength(2);
-    await expect(canvas.getAllByText('6 credits')).toHaveLength(6);
+    await expect(canvas.getAllByText('No price quoted')).toHaveLength(2);
+    await expect(canvas.getAllByText('Free')).toHaveLength(4);
+    await expect(canvas.getAllByText('7.5 credits')).toHaveLength(6);
     await expect(canvas.getAllByText('Updating…')).toHaveLength(2);
     await expect(canvas.getAllByText(/More than your balance of 5 credits/)).toHaveLength(2);
     await expect(canvas.getAllByRole('button', { name: 'Try again' })).toHaveLength(2);

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
 import { NotificationActions } from '../src/components/index.js';
+import { quietExpectedWarnings } from './expected-warnings.js';
 import { StateGrid } from './state-grid.js';
 
 // What the demo task `export-data` sends on completion, plus links a service must never get through.
@@ -10,12 +11,20 @@ const actions = [
 const dangerous = [
   { deeplink: 'javascript:alert(document.cookie)', mobileDeeplink: 'data:text/html,<b>x</b>' },
   { deeplink: 'http://example.com/plain-http' },
+  // App schemes this app did not list in appSchemes: another program on the device would open them.
+  { mobileDeeplink: 'ms-msdt:/id PCWDiagnostic' },
+  { mobileDeeplink: 'search-ms:query=invoice' },
 ];
 
 const meta = {
   title: 'Components/NotificationActions',
   component: NotificationActions,
-  args: { title: 'Export ready', description: 'Your CSV file is ready to download.', actions },
+  args: {
+    title: 'Export ready',
+    description: 'Your CSV file is ready to download.',
+    actions,
+    appSchemes: ['myapp'],
+  },
 } satisfies Meta<typeof NotificationActions>;
 
 export default meta;
@@ -33,11 +42,19 @@ export const Interactive: Story = {
 
 /** With safe links, and with only dangerous ones (none rendered), light and dark. */
 export const AllStates: Story = {
+  // Each refused link is reported in development; here they are refused on purpose.
+  beforeEach: quietExpectedWarnings(/^Invalid prop `actions\[\d+\]\.\w+` .* `NotificationActions`/),
   render: () => (
     <StateGrid
       cells={[
         {
           name: 'listed',
+          node: (
+            <NotificationActions title="Export ready" actions={actions} appSchemes={['myapp']} />
+          ),
+        },
+        {
+          name: 'listed (myapp: not in appSchemes, left out)',
           node: <NotificationActions title="Export ready" actions={actions} />,
         },
         {
@@ -46,6 +63,7 @@ export const AllStates: Story = {
             <NotificationActions
               title="Export ready"
               actions={dangerous}
+              appSchemes={['myapp']}
               emptyText="No link to open."
             />
           ),
@@ -54,10 +72,11 @@ export const AllStates: Story = {
     />
   ),
   play: async ({ canvas }) => {
-    await expect(canvas.getAllByRole('link')).toHaveLength(4);
-    for (const link of canvas.getAllByRole('link')) {
-      await expect(link.getAttribute('href')).toMatch(/^(https:|myapp:)/);
-    }
+    const hrefs = canvas.getAllByRole('link').map((link) => link.getAttribute('href'));
+    // Per theme: two links with myapp listed, the https one alone without.
+    await expect(hrefs.filter((href) => href?.startsWith('https:'))).toHaveLength(4);
+    await expect(hrefs.filter((href) => href?.startsWith('myapp:'))).toHaveLength(2);
+    await expect(hrefs).toHaveLength(6);
     await expect(canvas.getAllByText('No link to open.')).toHaveLength(2);
   },
 };

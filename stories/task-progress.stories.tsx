@@ -16,7 +16,16 @@ const meta = {
   argTypes: {
     status: {
       control: 'select',
-      options: ['idle', 'queued', 'running', 'completed', 'failed', 'ACCEPTED', 'IN_PROGRESS'],
+      options: [
+        'idle',
+        'queued',
+        'running',
+        'reconnecting',
+        'completed',
+        'failed',
+        'ACCEPTED',
+        'IN_PROGRESS',
+      ],
     },
     percent: { control: { type: 'range', min: 0, max: 100, step: 1 } },
     estimatedSecondsLeft: { control: { type: 'number', min: 0 } },
@@ -63,6 +72,17 @@ export const AllStates: Story = {
             />
           ),
         },
+        {
+          name: 'reconnecting',
+          node: (
+            <TaskProgress
+              label="Render video"
+              status="reconnecting"
+              percent={26}
+              estimatedSecondsLeft={5}
+            />
+          ),
+        },
         { name: 'completed', node: <TaskProgress label="Render video" status="COMPLETED" /> },
         {
           name: 'failed',
@@ -80,10 +100,20 @@ export const AllStates: Story = {
   ),
   play: async ({ canvas }) => {
     const bars = canvas.getAllByRole('progressbar', { name: 'Render video' });
-    await expect(bars).toHaveLength(12);
-    await expect(
-      bars.slice(0, 6).map((bar) => bar.closest('[data-state]')?.getAttribute('data-state')),
-    ).toEqual(['idle', 'queued', 'indeterminate', 'running', 'completed', 'failed']);
+    await expect(bars).toHaveLength(14);
+    await expect(bars.slice(0, 7).map((bar) => bar.getAttribute('data-state'))).toEqual([
+      'idle',
+      'queued',
+      'indeterminate',
+      'running',
+      'reconnecting',
+      'completed',
+      'failed',
+    ]);
+    // Reconnecting keeps the last percentage and says so, with no time left.
+    await expect(bars[4]).toHaveAttribute('aria-valuetext', 'Reconnecting, 26 percent');
+    await expect(canvas.getAllByText('Reconnecting…')[0]).toBeVisible();
+    await expect(canvas.queryByText('a few seconds left')).toBeNull();
     await expect(canvas.getAllByText('about 3 min left')[0]).toBeVisible();
     await expect(canvas.getAllByText('less than a minute left')[0]).toBeVisible();
     await expect(canvas.getAllByText('The renderer ran out of memory.')[0]).toBeVisible();

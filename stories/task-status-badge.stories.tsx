@@ -10,7 +10,7 @@ const meta = {
   argTypes: {
     status: {
       control: 'select',
-      options: ['idle', 'ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED'],
+      options: ['idle', 'ACCEPTED', 'IN_PROGRESS', 'reconnecting', 'COMPLETED', 'FAILED'],
     },
   },
 } satisfies Meta<typeof TaskStatusBadge>;
@@ -30,13 +30,20 @@ export const AllStates: Story = {
   render: () => (
     <StateGrid
       minWidth={110}
-      cells={(['idle', 'ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const).map(
-        (status) => ({ name: status, node: <TaskStatusBadge status={status} /> }),
-      )}
+      cells={(
+        ['idle', 'ACCEPTED', 'IN_PROGRESS', 'reconnecting', 'COMPLETED', 'FAILED'] as const
+      ).map((status) => ({ name: status, node: <TaskStatusBadge status={status} /> }))}
     />
   ),
   play: async ({ canvas }) => {
-    for (const word of ['Not started', 'Queued', 'Running', 'Completed', 'Failed']) {
+    for (const word of [
+      'Not started',
+      'Queued',
+      'Running',
+      'Reconnecting',
+      'Completed',
+      'Failed',
+    ]) {
       await expect(canvas.getAllByText(word)).toHaveLength(2);
     }
   },

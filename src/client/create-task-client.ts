@@ -206,6 +206,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
         open: async (signal) =>
           (await (await loadStartPaths()).postTask(core, task, params, 'stream', signal)).response,
         maxEventBytes: config.maxEventBytes,
+        idleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
         resultSchema: schema?.result,
         eventSchema: schema?.events,
         signal: options.signal,

@@ -2,7 +2,7 @@
  * The one error family of taskwire. Everything that goes wrong *around* a task (HTTP, network,
  * protocol, timeout, abort) is a `TaskwireError`; a task that itself failed is data, not an error.
  */
-import type { ErrorBody } from '../protocol/records.js';
+import type { ErrorBody } from '../protocol/error-body.js';
 
 /**
  * What kind of failure a {@link TaskwireError} is: `http` (the service answered an error, or a

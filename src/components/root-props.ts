@@ -1,9 +1,10 @@
 import type { ForwardedRef } from 'react';
 
 /**
- * The props every component puts on its root element: the forwarded ref, the caller's other props,
- * the component's class (`block`) followed by the caller's `className`, if any, and the state in
- * `data-state`. Spread first on the root, before the component's own attributes.
+ * The props every component puts on the element that takes the caller's props (its root; for
+ * `TaskProgress`, its progressbar): the forwarded ref, the caller's other props, the component's
+ * class (`block`) followed by the caller's `className`, if any, and the state in `data-state`.
+ * Spread first on that element, before the component's own attributes.
  */
 export function rootProps<Element, Props extends { className?: string | undefined }>(
   ref: ForwardedRef<Element>,

@@ -4,8 +4,12 @@
  */
 import type { TaskStatus } from '../protocol/records.js';
 
-/** A task's state as the components show it: not started, queued, running, completed or failed. */
-export type TaskDisplayStatus = 'idle' | 'queued' | 'running' | 'completed' | 'failed';
+/**
+ * A task's state as the components show it: not started, queued, running, reconnecting (a broken
+ * stream whose outcome is being read again, so nothing is known to be running), completed or failed.
+ */
+export type TaskDisplayStatus =
+  'idle' | 'queued' | 'running' | 'reconnecting' | 'completed' | 'failed';
 
 /** A status prop: one of {@link TaskDisplayStatus} or the service's {@link TaskStatus}. */
 export type TaskStatusInput = TaskDisplayStatus | TaskStatus;
@@ -21,6 +25,7 @@ const DISPLAY_STATUSES: ReadonlySet<string> = new Set([
   'idle',
   'queued',
   'running',
+  'reconnecting',
   'completed',
   'failed',
 ]);
@@ -33,7 +38,7 @@ export function toDisplayStatus(status: unknown): TaskDisplayStatus | undefined 
   return undefined;
 }
 
-/** The words shown for each display status. */
+/** The words shown for each display status, the one place the components take them from. */
 export function describeStatus(status: TaskDisplayStatus): string {
   switch (status) {
     case 'idle':
@@ -42,6 +47,8 @@ export function describeStatus(status: TaskDisplayStatus): string {
       return 'Queued';
     case 'running':
       return 'Running';
+    case 'reconnecting':
+      return 'Reconnecting';
     case 'completed':
       return 'Completed';
     case 'failed':

@@ -1,7 +1,7 @@
 /**
- * The header rules of CONTRACT 1.1: both bearer tokens, the optional `platform` and `x-touchpoint`,
- * the optional `Idempotency-Key`, and the JSON content type of a POST. No message ever repeats a
- * header's value, so a token cannot leak through an error body.
+ * The header rules of docs/protocol.md, "Headers and tokens": both bearer tokens, the optional
+ * `platform` and `x-touchpoint`, the optional `Idempotency-Key`, and the JSON content type of a
+ * POST. No message ever repeats a header's value, so a token cannot leak through an error body.
  */
 import { ServiceError } from './service-error.js';
 

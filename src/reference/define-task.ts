@@ -1,14 +1,17 @@
 /**
- * `defineTask` (CONTRACT §2.1): how a task of the reference service is declared: its name, the zod
- * schema of its params, its monetization, and the `run` function that does the work through a
- * {@link TaskContext}.
+ * `defineTask` (docs/protocol.md, "The reference service"): how a task of the reference service is
+ * declared: its name, the zod schema of its params, its monetization, and the `run` function that
+ * does the work through a {@link TaskContext}.
  */
 import type * as z from 'zod/mini';
 import type { JsonObject } from '../protocol/records.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import { TASK_NAME_PATTERN } from '../protocol/names.js';
 
-/** One charge of a tool (§2.4): `credits = price × amount`, not counted when `failed`. */
+/**
+ * One charge of a tool (docs/protocol.md, "Usage and credits"): `credits = price × amount`, not
+ * counted when `failed`.
+ */
 export interface Charge {
   /** The tool that was used. */
   toolId: string;
@@ -20,7 +23,7 @@ export interface Charge {
   failed?: boolean;
 }
 
-/** The static monetization of a task (§4.5 rule 2). */
+/** The static monetization of a task (docs/protocol.md, "Options", rule 2). */
 export interface Monetization {
   /** The tool charged for the task. */
   toolId: string;
@@ -44,7 +47,7 @@ export interface TaskContext<Result = JsonObject> {
   partial(result: Result): void;
   /** Emits a custom event `event.<action>` with these fields; Get Result lists its type and id. */
   emit(action: string, fields?: JsonObject): void;
-  /** Records a charge in the task's usage (CONTRACT 1.8). */
+  /** Records a charge in the task's usage (docs/protocol.md, "Usage and credits"). */
   charge(charge: Charge): void;
   /**
    * Ends the run at once as FAILED with this reason and message (status code 500 unless given);
@@ -68,9 +71,12 @@ export interface TaskDefinition<
   readonly result?: z.core.$ZodType<Result>;
   /** The schema of the task's custom events, for clients that type them (not checked here). */
   readonly events?: z.core.$ZodType;
-  /** The static monetization answered by Options (§4.5 rule 2). */
+  /** The static monetization answered by Options (docs/protocol.md, "Options", rule 2). */
   readonly monetization?: Monetization;
-  /** Whether Options calls {@link TaskDefinition.options} (§4.5 rule 1). Defaults to `false`. */
+  /**
+   * Whether Options calls {@link TaskDefinition.options} (docs/protocol.md, "Options", rule 1).
+   * Defaults to `false`.
+   */
   readonly enablePreflight?: boolean;
   /** The preflight: what running the task with these params would cost. */
   options?(params: z.output<Params>): OptionsResult | Promise<OptionsResult>;
@@ -88,8 +94,8 @@ export interface TaskDefinition<
 export type AnyTaskDefinition = TaskDefinition<z.core.$ZodType, unknown>;
 
 /**
- * Declares a task (CONTRACT §2.1). Throws when the name breaks the task-name rule or when
- * `enablePreflight` is set without an `options` function.
+ * Declares a task (docs/protocol.md, "The reference service"). Throws when the name breaks the
+ * task-name rule or when `enablePreflight` is set without an `options` function.
  */
 export function defineTask<Params extends z.core.$ZodType, Result = JsonObject>(
   definition: TaskDefinition<Params, Result>,

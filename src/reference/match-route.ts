@@ -1,6 +1,7 @@
 /**
- * Maps a request path onto one of the service's endpoints (CONTRACT §1.3–1.7), purely by its shape:
- * whether the task name exists is checked later, in the order of CONTRACT 1.1.
+ * Maps a request path onto one of the service's endpoints (docs/protocol.md, "Paths and names"),
+ * purely by its shape: whether the task name exists is checked later, in the order of
+ * docs/protocol.md, "Headers and tokens".
  */
 
 /** The endpoints of the service. */

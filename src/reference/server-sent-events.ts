@@ -1,6 +1,7 @@
 /**
- * The Stream endpoint's body (CONTRACT 1.5): one `data:` JSON object per message, an `id:` line for
- * custom events, a `: keep-alive` comment during silences, closed right after the final event.
+ * The Stream endpoint's body (docs/protocol.md, "Streams"): one `data:` JSON object per message, an
+ * `id:` line for custom events, a `: keep-alive` comment during silences, closed right after the
+ * final event.
  *
  * The stream never slows the task. Messages are queued on the stream as they happen; a client that
  * stops reading lets the queue grow up to `bufferBytes`, and past it the stream is ended with an

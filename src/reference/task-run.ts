@@ -1,7 +1,8 @@
 /**
- * One task of the reference service, from ACCEPTED to COMPLETED or FAILED: it runs the task's
- * `run` with a {@link TaskContext}, keeps the record that Get Result answers (CONTRACT 1.4), and
- * tells its subscribers (open streams) every event as it happens (§6.1).
+ * One task of the reference service, from ACCEPTED to COMPLETED or FAILED: it runs the task's `run`
+ * with a {@link TaskContext}, keeps the record that Get Result answers
+ * (docs/protocol.md, "Get Result"), and tells its subscribers (open streams) every event as it
+ * happens (docs/protocol.md, "Streams").
  */
 import * as z from 'zod/mini';
 import type {
@@ -77,7 +78,7 @@ export class TaskRun {
   readonly userId: string;
   /** The task's declaration. */
   readonly definition: AnyTaskDefinition;
-  /** Where the task is (§3). */
+  /** Where the task is (docs/protocol.md, "Records"). */
   status: TaskStatus = 'ACCEPTED';
   /** When the task reached COMPLETED or FAILED, on the service's clock. */
   finishedAt: number | undefined;
@@ -149,14 +150,17 @@ export class TaskRun {
     this.abortController.abort(new DOMException('The service closed.', 'AbortError'));
   }
 
-  /** The usage record (CONTRACT 1.8), present once any charge was made or attempted. */
+  /**
+   * The usage record (docs/protocol.md, "Usage and credits"), present once any charge was made or
+   * attempted.
+   */
   usage(): Usage | undefined {
     if (this.details === undefined) return undefined;
     const details = this.details.map((detail) => ({ ...detail }));
     return { credits: chargedCredits(details), details };
   }
 
-  /** The record Get Result answers (CONTRACT 1.4). */
+  /** The record Get Result answers (docs/protocol.md, "Get Result"). */
   record(): TaskRecord {
     // A FAILED run's result is its failure object, set by the run itself.
     const record = {
@@ -171,7 +175,10 @@ export class TaskRun {
     return record;
   }
 
-  /** The record Execute answers (§4.4); only meaningful once the task is terminal. */
+  /**
+   * The record Execute answers (docs/protocol.md, "Execute"); only meaningful once the task is
+   * terminal.
+   */
   executeRecord(): ExecuteRecord {
     const status = this.status === 'FAILED' ? 'FAILED' : 'COMPLETED';
     const record = { id: this.id, status, result: this.result } as ExecuteRecord;
@@ -270,8 +277,8 @@ export class TaskRun {
     if (this.isTerminal) return;
     const failed = charge.failed === true;
     this.details ??= [];
-    // §2.4 speaks of one entry per tool: charges of the same tool at the same price and with the
-    // same outcome add up in one entry; a different price or outcome gets an entry of its own.
+    // Usage has one entry per tool (docs/protocol.md, "Usage and credits"): charges of the same tool at the same price and with the same outcome add up in one
+    // entry; a different price or outcome gets an entry of its own.
     const entry = this.details.find(
       (detail) => detail.toolId === toolId && detail.price === price && detail.failed === failed,
     );

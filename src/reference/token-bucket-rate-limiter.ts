@@ -1,6 +1,7 @@
 /**
- * A token bucket per user (CONTRACT 1.2 `RATE_LIMITED`): `burst` requests at once, refilled at
- * `perSecond`. It keeps no timer: buckets are refilled from the clock when a request arrives.
+ * A token bucket per user (docs/protocol.md, "Error bodies": `RATE_LIMITED`): `burst` requests at
+ * once, refilled at `perSecond`. It keeps no timer: buckets are refilled from the clock when a
+ * request arrives.
  */
 
 /** The rate limit of each user. */

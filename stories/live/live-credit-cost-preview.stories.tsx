@@ -13,7 +13,7 @@ interface PreviewArgs {
   locale: string;
 }
 
-/** The submit button a page would put under the preview, disabled over budget or without a price. */
+/** The submit button a page would put under the preview, disabled over budget or until it answers. */
 function SubmitButton({ label, enabled }: { label: string; enabled: boolean }) {
   return (
     <button type="button" className="taskwire-button" disabled={!enabled}>
@@ -44,7 +44,7 @@ function TranslateTextPreview({ balance, locale }: PreviewArgs) {
         {({ state, overBudget }) => (
           <SubmitButton
             label="Translate"
-            enabled={!overBudget && (state === 'free' || state === 'priced')}
+            enabled={!overBudget && state !== 'loading' && state !== 'error'}
           />
         )}
       </CreditCostPreview>
@@ -52,7 +52,7 @@ function TranslateTextPreview({ balance, locale }: PreviewArgs) {
   );
 }
 
-/** `generate-images` has a static price (image-gen, 2 credits) times the number of images. */
+/** `generate-images` quotes by preflight: 2.5 credits per image (image-gen 2, upscale 0.5). */
 function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
   const countId = useId();
   // The field's own text, so it can be empty while the user types; the count is read from it.
@@ -74,7 +74,7 @@ function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
         {({ state, overBudget }) => (
           <SubmitButton
             label="Generate images"
-            enabled={!overBudget && (state === 'free' || state === 'priced')}
+            enabled={!overBudget && state !== 'loading' && state !== 'error'}
           />
         )}
       </CreditCostPreview>
@@ -123,16 +123,15 @@ export const TranslateText: Story = {
 };
 
 /**
- * `generate-images` has a static price (docs/protocol.md, "Options": `usageAmount` 1, image-gen at
- * 2 credits), so its quote stays at 2 credits whatever the count: changing the count asks again and
- * gets the same answer; the per-image charge shows in the usage after the run
- * (Live/UsageBreakdown). With a balance of 1 credit the Generate button stays disabled.
+ * `generate-images` quotes by preflight (docs/protocol.md, "Options"): 2.5 credits per image, what
+ * the run then charges (Live/UsageBreakdown). Changing the count asks again and the quote follows.
+ * With a balance of 1 credit the Generate button stays disabled.
  */
 export const GenerateImages: Story = {
   render: (args) => <GenerateImagesPreview {...args} />,
   args: { balance: 1 },
   play: async ({ canvas, userEvent }) => {
-    await expect(await canvas.findByText('2 credits', {}, timeFor(0))).toBeVisible();
+    await expect(await canvas.findByText('2.5 credits', {}, timeFor(0))).toBeVisible();
     await expect(canvas.getByText('image-gen')).toBeVisible();
     await expect(canvas.getByText(/More than your balance of 1 credit\./)).toBeVisible();
     await expect(canvas.getByRole('button', { name: 'Generate images' })).toBeDisabled();
@@ -141,9 +140,9 @@ export const GenerateImages: Story = {
     await tabTo(userEvent, count);
     await userEvent.keyboard('{End}{Backspace}3');
     await expect(count).toHaveValue(3);
-    const preview = canvas.getByText('2 credits').closest('.taskwire-cost');
+    await expect(await canvas.findByText('7.5 credits', {}, timeFor(0))).toBeVisible();
+    const preview = canvas.getByText('7.5 credits').closest('.taskwire-cost');
     await waitFor(() => expect(preview).not.toHaveAttribute('data-updating'), timeFor(0));
     await expect(preview).toHaveAttribute('data-state', 'priced');
-    await expect(canvas.getByText('2 credits')).toBeVisible();
   },
 };

@@ -1,5 +1,5 @@
 /**
- * The live stories' connection to the reference service: a loader that finds the service (same-
+ * The live stories' connection to the reference service: a loader that hands out the service (same-
  * origin HTTP on the dev server, or the same service in-process in a static build), and a decorator
  * that gives each story a fresh client and QueryClient under the taskwire providers.
  */
@@ -22,6 +22,7 @@ import {
 
 // Set by the `taskwire-live-service-mode` plugin of .storybook/main.ts.
 declare const __TASKWIRE_LIVE_MODE__: string | undefined;
+declare const __TASKWIRE_LIVE_SERVICE_MOUNTED__: boolean | undefined;
 
 /** The mode the service runs in: `test` under Vitest, else `demo`. */
 export const liveMode: LiveServiceMode =
@@ -47,26 +48,17 @@ export interface LiveServiceParameters {
   wrapFetch?: (fetch: LiveFetch) => LiveFetch;
 }
 
-let transport: Promise<LiveTransport> | undefined;
+let transport: LiveTransport | undefined;
 
 /**
- * Whether the dev server answers under the prefix: a GET of Execute is refused by the service
- * (405, before any token is read, so the probe sends none) with `Allow: POST, OPTIONS`, which a
- * static server does not say. (An OPTIONS probe would be answered by Vite's CORS middleware.)
+ * Whether the service answers under the prefix on this page's server: decided at build time (a dev
+ * server mounts it, a static build has none), so a static build sends no request that must fail.
  */
-async function isMounted(): Promise<boolean> {
-  try {
-    const response = await fetch(`${LIVE_SERVICE_PREFIX}/workflows/echo/execute`, {
-      signal: AbortSignal.timeout(3000),
-    });
-    return response.status === 405 && response.headers.get('allow') === 'POST, OPTIONS';
-  } catch {
-    return false;
-  }
-}
+const serviceMounted =
+  typeof __TASKWIRE_LIVE_SERVICE_MOUNTED__ === 'boolean' && __TASKWIRE_LIVE_SERVICE_MOUNTED__;
 
-async function findTransport(): Promise<LiveTransport> {
-  if (await isMounted()) return { kind: 'http', fetch: (request) => fetch(request) };
+function findTransport(): LiveTransport {
+  if (serviceMounted) return { kind: 'http', fetch: (request) => fetch(request) };
   // A static build has no server: the same service runs in this tab, one per page, under the
   // same base path, so the client's URLs do not change.
   const service = createReferenceService({
@@ -76,10 +68,10 @@ async function findTransport(): Promise<LiveTransport> {
   return { kind: 'in-process', fetch: (request) => service.fetch(request) };
 }
 
-/** Finds the service once per page and hands it to the story as `loaded.liveTransport`. */
-export const liveServiceLoader: Loader = async () => {
+/** Makes the transport once per page and hands it to the story as `loaded.liveTransport`. */
+export const liveServiceLoader: Loader = () => {
   transport ??= findTransport();
-  return { liveTransport: await transport };
+  return { liveTransport: transport };
 };
 
 function LiveProviders({

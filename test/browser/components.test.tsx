@@ -41,10 +41,12 @@ function EveryState() {
       <TaskProgress status="queued" />
       <TaskProgress status="running" estimatedSecondsLeft={40} />
       <TaskProgress status="running" percent={45} estimatedSecondsLeft={20} />
+      <TaskProgress status="reconnecting" percent={26} />
       <TaskProgress status="completed" />
       <TaskProgress status="failed" percent={60} failureMessage="The renderer ran out of memory." />
       <CreditCostPreview status="pending" />
       <CreditCostPreview quote={{}} />
+      <CreditCostPreview quote={{}} unpricedIsFree />
       <CreditCostPreview
         quote={{ monetization: { toolId: 'image-gen' }, usageAmount: 3, credits: 6 }}
         isUpdating
@@ -56,13 +58,15 @@ function EveryState() {
       <UsageBreakdown />
       <p>
         <TaskStatusBadge status="queued" /> <TaskStatusBadge status="running" />{' '}
-        <TaskStatusBadge status="completed" /> <TaskStatusBadge status="failed" />
+        <TaskStatusBadge status="reconnecting" /> <TaskStatusBadge status="completed" />{' '}
+        <TaskStatusBadge status="failed" />
       </p>
       <TaskEventList events={[{ type: 'event.frame-rendered', eventId: 'a', frame: 1 }]} />
       <NotificationActions
         title="Export ready"
         description="Your CSV file is ready."
         actions={[{ deeplink: 'https://example.com/exports/1', mobileDeeplink: 'myapp://e/1' }]}
+        appSchemes={['myapp']}
       />
     </div>
   );
@@ -105,9 +109,9 @@ describe('components in Chromium', () => {
     const progress = container.querySelector('.taskwire-progress');
     if (!progress) throw new Error('no progress bar rendered');
     expect(getComputedStyle(progress).backgroundColor).toBe('rgb(21, 27, 35)');
-    expect(getComputedStyle(screen.getByTestId('light')).backgroundColor).toBe(
-      'rgb(255, 255, 255)',
-    );
+    const light = screen.getByTestId('light').closest('.taskwire-progress');
+    if (!light) throw new Error('no light progress rendered');
+    expect(getComputedStyle(light).backgroundColor).toBe('rgb(255, 255, 255)');
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -131,6 +135,7 @@ describe('components in Chromium', () => {
     render(
       <NotificationActions
         actions={[{ deeplink: 'https://example.com/a', mobileDeeplink: 'myapp://a' }]}
+        appSchemes={['myapp']}
       />,
     );
     await userEvent.keyboard('{Tab}');
@@ -149,21 +154,48 @@ describe('components in Chromium', () => {
     expect(getComputedStyle(indicator).transitionDuration).toBe('0s');
   });
 
-  it('fill the bar to the percentage', () => {
-    render(<TaskProgress status="running" percent={25} data-testid="progress" />);
+  it('fill the bar to the percentage, and move it smoothly unless reduced motion is asked for', async () => {
+    const { rerender } = render(<TaskProgress status="running" percent={25} />);
     const track = screen.getByRole('progressbar');
-    const indicator = track.firstElementChild;
+    const indicator = track.querySelector('.taskwire-progress__indicator');
     if (!indicator) throw new Error('no indicator rendered');
-    const trackBox = track.getBoundingClientRect();
-    // The inline transform is the target of the 250 ms transition; a freshly rendered bar starts
-    // there, with no transition, so the layout already shows the fill.
-    expect((indicator as HTMLElement).style.transform).toBe('translateX(-75%)');
-    expect(trackBox.height).toBeGreaterThan(0);
-    // What shows is the part of the indicator inside the track (which clips it): a quarter of it.
-    const indicatorBox = indicator.getBoundingClientRect();
-    const shown =
-      Math.min(indicatorBox.right, trackBox.right) - Math.max(indicatorBox.left, trackBox.left);
-    expect(shown / trackBox.width).toBeCloseTo(0.25, 2);
+    const shownShare = () => {
+      // What shows is the part of the indicator inside the track (which clips it).
+      const trackBox = track.getBoundingClientRect();
+      const box = indicator.getBoundingClientRect();
+      return (
+        (Math.min(box.right, trackBox.right) - Math.max(box.left, trackBox.left)) / trackBox.width
+      );
+    };
+    // A freshly rendered bar starts at its percentage, with no transition.
+    expect(track.getBoundingClientRect().height).toBeGreaterThan(0);
+    expect(shownShare()).toBeCloseTo(0.25, 2);
+    expect(indicator.getAnimations()).toEqual([]);
     expect(getComputedStyle(track).overflow).toBe('hidden');
+
+    rerender(<TaskProgress status="running" percent={75} />);
+    const moving = indicator.getAnimations();
+    expect(moving.map((animation) => (animation as CSSTransition).transitionProperty)).toEqual([
+      'width',
+    ]);
+    await Promise.all(moving.map((animation) => animation.finished));
+    expect(shownShare()).toBeCloseTo(0.75, 2);
+
+    await emulateMedia('prefers-reduced-motion', 'reduce');
+    rerender(<TaskProgress status="running" percent={90} />);
+    expect(indicator.getAnimations()).toEqual([]);
+    expect(shownShare()).toBeCloseTo(0.9, 2);
+  });
+
+  it('keep a reconnecting bar at its last percentage, in the muted colour', () => {
+    render(<TaskProgress status="reconnecting" percent={26} />);
+    const track = screen.getByRole('progressbar');
+    const indicator = track.querySelector('.taskwire-progress__indicator');
+    if (!indicator) throw new Error('no indicator rendered');
+    expect(
+      indicator.getBoundingClientRect().width / track.getBoundingClientRect().width,
+    ).toBeCloseTo(0.26, 2);
+    expect(getComputedStyle(indicator).backgroundColor).toBe('rgb(89, 99, 110)');
+    expect(screen.getByText('Reconnecting…')).toBeVisible();
   });
 });

@@ -32,13 +32,53 @@ describe('CreditCostPreview', () => {
     expect(container.firstChild).toHaveAttribute('data-state', 'loading');
   });
 
-  it('shows free for an empty options result', async () => {
-    const { container } = render(<CreditCostPreview status="success" quote={{}} />);
-    expect(container.firstChild).toHaveAttribute('data-state', 'free');
+  it('says no price was quoted for an empty options result, never that it is free', async () => {
+    const renderSubmit = vi.fn(() => null);
+    const { container } = render(
+      <CreditCostPreview status="success" quote={{}} balance={0}>
+        {renderSubmit}
+      </CreditCostPreview>,
+    );
+    expect(container.firstChild).toHaveAttribute('data-state', 'unpriced');
     expect(container.firstChild).toHaveAttribute('aria-busy', 'false');
-    expect(screen.getByText('Free')).toBeInTheDocument();
+    expect(container.firstChild).not.toHaveAttribute('data-budget');
+    expect(screen.getByText('No price quoted')).toBeInTheDocument();
+    expect(screen.queryByText('Free')).not.toBeInTheDocument();
     expect(screen.queryByRole('term')).not.toBeInTheDocument();
+    expect(renderSubmit).toHaveBeenLastCalledWith({
+      state: 'unpriced',
+      overBudget: false,
+      isUpdating: false,
+      credits: undefined,
+    });
     expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('shows an empty options result as free when the app says unpriced is free', async () => {
+    const { container } = render(<CreditCostPreview quote={{}} unpricedIsFree />);
+    expect(container.firstChild).toHaveAttribute('data-state', 'free');
+    expect(container.firstChild).not.toHaveAttribute('unpricedisfree');
+    expect(screen.getByText('Free')).toBeInTheDocument();
+    expect(screen.queryByText('No price quoted')).not.toBeInTheDocument();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('shows a quote of zero credits as free, with its tool, whether or not unpriced is free', () => {
+    const zero = { monetization: { toolId: 'image-gen' }, usageAmount: 1, credits: 0 };
+    const { container, rerender } = render(<CreditCostPreview quote={zero} />);
+    expect(container.firstChild).toHaveAttribute('data-state', 'free');
+    expect(screen.getByText('Free')).toBeInTheDocument();
+    expect(screen.getByText('Tool').nextSibling).toHaveTextContent('image-gen');
+    rerender(<CreditCostPreview quote={{ credits: 0 }} unpricedIsFree={false} />);
+    expect(container.firstChild).toHaveAttribute('data-state', 'free');
+    expect(screen.getByText('Free')).toBeInTheDocument();
+  });
+
+  it('marks an unpriced quote as updating while the next one loads', () => {
+    const { container } = render(<CreditCostPreview quote={{}} isUpdating />);
+    expect(container.firstChild).toHaveAttribute('data-state', 'unpriced');
+    expect(container.firstChild).toHaveAttribute('data-updating', '');
+    expect(screen.getByText('Updating…')).toBeInTheDocument();
   });
 
   it('shows the credits, the tool and the usage amount when priced', async () => {

@@ -17,6 +17,7 @@ describe('NotificationActions', () => {
         actions={[
           { deeplink: 'https://example.com/exports/1', mobileDeeplink: 'myapp://exports/1' },
         ]}
+        appSchemes={['myapp']}
       />,
     );
     expect(container.firstChild).toHaveAttribute('data-state', 'listed');
@@ -39,6 +40,7 @@ describe('NotificationActions', () => {
         actions={[
           { deeplink: 'https://example.com/a', mobileDeeplink: 'myapp://a', label: 'View export' },
         ]}
+        appSchemes={['myapp']}
       />,
     );
     expect(screen.getAllByRole('link').map((link) => link.textContent)).toEqual([
@@ -82,14 +84,113 @@ describe('NotificationActions', () => {
     expect(error).toHaveBeenCalledWith(expect.stringMatching(/`actions\[0\]\.deeplink`/));
   });
 
-  it('refuses an app scheme as a web link but accepts it as a mobile link', () => {
+  it('refuses an app scheme as a web link but accepts it as a mobile link once listed', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     render(
-      <NotificationActions actions={[{ deeplink: 'myapp://a', mobileDeeplink: 'myapp://b' }]} />,
+      <NotificationActions
+        actions={[{ deeplink: 'myapp://a', mobileDeeplink: 'myapp://b' }]}
+        appSchemes={['myapp']}
+      />,
     );
     expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
       'myapp://b',
     ]);
+  });
+
+  it('renders no app link by default, only https ones', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { container } = render(
+      <NotificationActions
+        emptyText="No links."
+        actions={[
+          { mobileDeeplink: 'myapp://exports/1' },
+          { mobileDeeplink: 'https://example.com/exports/1', label: 'View' },
+        ]}
+      />,
+    );
+    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      'https://example.com/exports/1',
+    ]);
+    expect(container).not.toHaveTextContent('myapp');
+    expect(error).toHaveBeenCalledWith(
+      expect.stringMatching(/`actions\[0\]\.mobileDeeplink`.*appSchemes/),
+    );
+  });
+
+  it('never renders an app scheme the app did not list: ms-msdt:, search-ms:, intent:', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const unlisted = [
+      'ms-msdt:/id PCWDiagnostic /skip force',
+      'search-ms:query=invoice&crumb=location:\\\\attacker\\share',
+      'intent://scan/#Intent;scheme=zxing;package=com.example;end',
+      'otherapp://exports/1',
+    ];
+    const { container } = render(
+      <NotificationActions
+        emptyText="No links."
+        appSchemes={['myapp']}
+        actions={unlisted.map((link) => ({ mobileDeeplink: link }))}
+      />,
+    );
+    expect(container.querySelector('a')).toBeNull();
+    expect(container.firstChild).toHaveAttribute('data-state', 'empty');
+    expect(screen.getByText('No links.')).toBeInTheDocument();
+  });
+
+  it('takes listed schemes with or without the colon, in any case', () => {
+    const links = [
+      { mobileDeeplink: 'myapp://a' },
+      { mobileDeeplink: 'MyApp://b' },
+      { mobileDeeplink: 'other+app:c' },
+    ];
+    const { rerender } = render(
+      <NotificationActions actions={links} appSchemes={['MYAPP:', 'Other+App']} />,
+    );
+    const hrefs = () => screen.queryAllByRole('link').map((link) => link.getAttribute('href'));
+    expect(hrefs()).toEqual(['myapp://a', 'MyApp://b', 'other+app:c']);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    rerender(<NotificationActions actions={links} appSchemes={['myapp']} />);
+    expect(hrefs()).toEqual(['myapp://a', 'MyApp://b']);
+    expect(error).toHaveBeenCalledWith(
+      expect.stringMatching(/`actions\[2\]\.mobileDeeplink` of value `'other\+app:c'`/),
+    );
+  });
+
+  it('reports a listed entry that is no scheme, and lists nothing for it', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { container } = render(
+      <NotificationActions
+        actions={[{ mobileDeeplink: 'myapp://a' }]}
+        appSchemes={['myapp://', 'my app', ' ']}
+      />,
+    );
+    expect(container.querySelector('a')).toBeNull();
+    const messages = error.mock.calls.map((call) => String(call[0]));
+    for (const index of [0, 1, 2]) {
+      expect(messages.some((message) => message.includes(`\`appSchemes[${index}]\``))).toBe(true);
+    }
+  });
+
+  it('never renders javascript:, data:, vbscript:, file:, blob: or http: links, even when listed', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const listed = ['javascript', 'data:', 'VBScript', 'file', 'blob', 'http'];
+    const { container } = render(
+      <NotificationActions
+        appSchemes={listed}
+        actions={[
+          { mobileDeeplink: 'javascript:alert(1)' },
+          { mobileDeeplink: 'data:text/html,<script>alert(1)</script>' },
+          { mobileDeeplink: 'vbscript:msgbox(1)' },
+          { mobileDeeplink: 'file:///etc/passwd' },
+          { mobileDeeplink: 'blob:https://example.com/1' },
+          { mobileDeeplink: 'http://example.com/' },
+        ]}
+      />,
+    );
+    expect(container.querySelector('a')).toBeNull();
+    expect(error).toHaveBeenCalledWith(
+      expect.stringMatching(/`appSchemes\[0\]` of value `'javascript'`/),
+    );
   });
 
   it('renders nothing but its title when there are no actions', () => {

@@ -219,13 +219,94 @@ describe('TaskProgress', () => {
     expect(messages.some((message) => message.includes('`smoothingWeight`'))).toBe(true);
   });
 
-  it('forwards its ref and spreads other props on the root', () => {
+  it('forwards its ref and spreads other props on the element with role progressbar', () => {
     const ref = createRef<HTMLDivElement>();
-    render(<TaskProgress ref={ref} data-testid="progress" className="mine" title="Upload" />);
-    const root = screen.getByTestId('progress');
-    expect(ref.current).toBe(root);
-    expect(root).toHaveClass('taskwire-progress', 'mine');
-    expect(root).toHaveAttribute('title', 'Upload');
+    const { container } = render(
+      <TaskProgress
+        ref={ref}
+        status="running"
+        percent={30}
+        data-testid="progress"
+        className="mine"
+        title="Upload"
+      />,
+    );
+    const bar = screen.getByRole('progressbar', { name: 'Task progress' });
+    expect(ref.current).toBe(bar);
+    expect(screen.getByTestId('progress')).toBe(bar);
+    expect(bar).toHaveClass('mine');
+    expect(bar).toHaveAttribute('title', 'Upload');
+    expect(bar).toHaveAttribute('data-state', 'running');
+    expect(container.firstChild).toHaveAttribute('data-state', 'running');
+    expect(container.firstChild).not.toHaveClass('mine');
+  });
+
+  it('takes its accessible name from an aria-label on the progressbar, keeping the visible label', async () => {
+    const { container } = render(
+      <TaskProgress status="completed" label="Export" aria-label="Export of March invoices" />,
+    );
+    const bar = screen.getByRole('progressbar', { name: 'Export of March invoices' });
+    expect(bar).toHaveAttribute('aria-label', 'Export of March invoices');
+    expect(bar).not.toHaveAttribute('aria-labelledby');
+    expect(screen.getByText('Export')).toBeVisible();
+    expect(liveRegion(container)).toHaveTextContent('Export of March invoices: Completed');
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('lets an aria-labelledby of the app name the progressbar', () => {
+    render(
+      <>
+        <h2 id="heading">Monthly report</h2>
+        <TaskProgress status="queued" aria-labelledby="heading" />
+      </>,
+    );
+    expect(screen.getByRole('progressbar', { name: 'Monthly report' })).toBeInTheDocument();
+  });
+});
+
+describe('TaskProgress reconnecting', () => {
+  it('says reconnecting, keeps the last percent on a marked bar and drops the time left', async () => {
+    const { container, rerender } = render(
+      <TaskProgress status="running" percent={26} estimatedSecondsLeft={5} label="Render" />,
+    );
+    expect(screen.getByText('a few seconds left')).toBeInTheDocument();
+    rerender(
+      <TaskProgress status="reconnecting" percent={26} estimatedSecondsLeft={5} label="Render" />,
+    );
+    const bar = screen.getByRole('progressbar', { name: 'Render' });
+    expect(container.firstChild).toHaveAttribute('data-state', 'reconnecting');
+    expect(bar).toHaveAttribute('data-state', 'reconnecting');
+    expect(bar).toHaveAttribute('aria-valuenow', '26');
+    expect(bar).toHaveAttribute('aria-valuetext', 'Reconnecting, 26 percent');
+    expect(screen.getByText('Reconnecting…')).toBeInTheDocument();
+    expect(screen.queryByText(/left/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Running|26%/)).not.toBeInTheDocument();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('is heard once, politely, however long the reconnection takes', () => {
+    const { container, rerender } = render(
+      <TaskProgress status="running" percent={26} label="Render" />,
+    );
+    const heard: string[] = [];
+    const listen = () => {
+      const text = liveRegion(container).textContent ?? '';
+      if (heard.at(-1) !== text) heard.push(text);
+    };
+    listen();
+    for (const percent of [26, 27, 40, 60]) {
+      rerender(<TaskProgress status="reconnecting" percent={percent} label="Render" />);
+      listen();
+    }
+    expect(heard).toEqual(['Render: 25 percent', 'Render: Reconnecting']);
+    expect(liveRegion(container)).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('leaves out aria-valuenow when no percentage came before the stream broke', () => {
+    render(<TaskProgress status="reconnecting" />);
+    const bar = screen.getByRole('progressbar');
+    expect(bar).not.toHaveAttribute('aria-valuenow');
+    expect(bar).toHaveAttribute('aria-valuetext', 'Reconnecting');
   });
 });
 

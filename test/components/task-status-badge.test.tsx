@@ -27,6 +27,12 @@ describe('TaskStatusBadge', () => {
     expect(results.violations).toEqual([]);
   });
 
+  it('says "Reconnecting" while a stream recovers', () => {
+    render(<TaskStatusBadge status="reconnecting" data-testid="badge" />);
+    expect(screen.getByTestId('badge')).toHaveTextContent(/^Reconnecting$/);
+    expect(screen.getByTestId('badge')).toHaveAttribute('data-state', 'reconnecting');
+  });
+
   it('says "Not started" by default', () => {
     render(<TaskStatusBadge data-testid="badge" />);
     expect(screen.getByTestId('badge')).toHaveTextContent('Not started');

@@ -1,8 +1,17 @@
 // @vitest-environment node
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
+import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
+import {
+  CreditCostPreview,
+  NotificationActions,
+  TaskEventList,
+  TaskProgress,
+  TaskStatusBadge,
+  UsageBreakdown,
+} from '../../src/components/index.js';
 import {
   TaskwireProvider,
   useTaskOptions,
@@ -38,5 +47,67 @@ describe('server rendering', () => {
     );
     expect(html).toContain('pending pending idle');
     expect(requests).toBe(0);
+  });
+});
+
+const usage = {
+  credits: 8,
+  details: [
+    { toolId: 'image-gen', price: 2, amount: 3, credits: 6, failed: false },
+    { toolId: 'upscale', price: 1, amount: 2, credits: 2, failed: false },
+    { toolId: 'safety-check', price: 0.5, amount: 2, credits: 1, failed: true },
+  ],
+};
+const quote = { monetization: { toolId: 'image-gen' }, usageAmount: 3, credits: 6 };
+const links = [{ deeplink: 'https://example.com/exports/1', mobileDeeplink: 'myapp://e/1' }];
+
+/** Every component in every state it has, named for the failure message. */
+const EVERY_STATE: [string, ReactElement][] = [
+  ['TaskProgress idle', <TaskProgress />],
+  ['TaskProgress queued', <TaskProgress status="queued" />],
+  ['TaskProgress indeterminate', <TaskProgress status="running" estimatedSecondsLeft={40} />],
+  [
+    'TaskProgress running',
+    <TaskProgress status="running" percent={25} estimatedSecondsLeft={20} />,
+  ],
+  ['TaskProgress reconnecting', <TaskProgress status="reconnecting" percent={26} />],
+  ['TaskProgress completed', <TaskProgress status="completed" />],
+  [
+    'TaskProgress failed',
+    <TaskProgress status="failed" percent={60} failureMessage="Out of memory" />,
+  ],
+  ['TaskProgress failed, no percent', <TaskProgress status="failed" />],
+  ['CreditCostPreview loading', <CreditCostPreview status="pending" />],
+  ['CreditCostPreview unpriced', <CreditCostPreview quote={{}} />],
+  ['CreditCostPreview free', <CreditCostPreview quote={{}} unpricedIsFree />],
+  ['CreditCostPreview free at 0', <CreditCostPreview quote={{ credits: 0 }} />],
+  ['CreditCostPreview priced', <CreditCostPreview quote={quote} isUpdating balance={5} />],
+  [
+    'CreditCostPreview error',
+    <CreditCostPreview status="error" error={new Error('Down')} onRetry={() => {}} />,
+  ],
+  ['UsageBreakdown empty', <UsageBreakdown />],
+  ['UsageBreakdown consistent', <UsageBreakdown usage={usage} quote={{ credits: 10 }} />],
+  ['UsageBreakdown inconsistent', <UsageBreakdown usage={{ ...usage, credits: 12 }} />],
+  ...(['idle', 'queued', 'running', 'reconnecting', 'completed', 'failed'] as const).map(
+    (status): [string, ReactElement] => [
+      `TaskStatusBadge ${status}`,
+      <TaskStatusBadge status={status} />,
+    ],
+  ),
+  ['TaskEventList empty', <TaskEventList />],
+  ['TaskEventList listed', <TaskEventList events={[{ type: 'event.frame-rendered', frame: 1 }]} />],
+  ['NotificationActions empty', <NotificationActions title="Export ready" emptyText="No link." />],
+  ['NotificationActions listed', <NotificationActions actions={links} appSchemes={['myapp']} />],
+];
+
+describe('server rendering of the components', () => {
+  it('puts no style attribute in the HTML of any component in any state', () => {
+    // A page whose Content-Security-Policy forbids inline styles ignores style attributes, so the
+    // server HTML must draw everything (the progress fill included) through classes and attributes.
+    const styled = EVERY_STATE.filter(([, element]) => / style=/.test(renderToString(element))).map(
+      ([name]) => name,
+    );
+    expect(styled).toEqual([]);
   });
 });

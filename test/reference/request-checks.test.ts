@@ -251,7 +251,7 @@ describe('header rules', () => {
 });
 
 describe('check order', () => {
-  it('answers the first failing check in the order of CONTRACT 1.1', async () => {
+  it('answers the first failing check in the order of docs/protocol.md, "Headers and tokens"', async () => {
     service = createReferenceService({
       limits: { bodyBytes: 100, rateLimit: { perSecond: 0.001, burst: 1000 } },
     });

@@ -43,6 +43,8 @@ export class EventTooLargeError extends Error {
 export interface EventStreamReaderOptions {
   /** The largest event accepted, in bytes of its lines (line ends not counted). Defaults to 16 MiB. */
   maxEventBytes?: number;
+  /** Called for every chunk received, comments and keep-alives included (the idle watchdog's tick). */
+  onChunk?: () => void;
 }
 
 /** A pull reader over an event stream body. */
@@ -116,9 +118,11 @@ export function createEventStreamReader(
     return bytes.subarray(BYTE_ORDER_MARK.length);
   }
 
-  // Chunks without a line end are held here and handed to the parser in one piece once a line end
-  // arrives: the parser concatenates its buffer with every chunk it is given, which is quadratic for
-  // one long event arriving in many chunks.
+  // Bytes after the last line end wait here until their line ends, so that the parser is only ever
+  // given whole lines: it joins whatever it still holds to each chunk it is given, which copies every
+  // chunk that follows a split line, and is quadratic for one long event arriving in many chunks.
+  // Here only the split line's own bytes are joined. Each line is checked against the cap as the
+  // parser reports it.
   let held: Uint8Array[] = [];
   let heldBytes = 0;
 
@@ -139,21 +143,36 @@ export function createEventStreamReader(
       heldBytes += chunk.length;
       return;
     }
-    let bytes = chunk;
+    let start = 0;
     if (held.length > 0) {
-      bytes = new Uint8Array(heldBytes + chunk.length);
+      let firstLineEnd = 0;
+      while (chunk[firstLineEnd] !== LINE_FEED && chunk[firstLineEnd] !== CARRIAGE_RETURN) {
+        firstLineEnd++;
+      }
+      start = firstLineEnd + 1;
+      const line = new Uint8Array(heldBytes + start);
       let offset = 0;
       for (const part of held) {
-        bytes.set(part, offset);
+        line.set(part, offset);
         offset += part.length;
       }
-      bytes.set(chunk, offset);
+      line.set(chunk.subarray(0, start), offset);
       held = [];
       heldBytes = 0;
+      onChunk(line);
     }
-    // Lines ended by these bytes are checked one by one as the parser reports them.
-    onChunk(bytes);
+    if (start <= lastLineEnd) {
+      onChunk(
+        start === 0 && lastLineEnd === chunk.length - 1
+          ? chunk
+          : chunk.subarray(start, lastLineEnd + 1),
+      );
+    }
     openLineBytes = chunk.length - 1 - lastLineEnd;
+    if (openLineBytes > 0) {
+      held.push(chunk.subarray(lastLineEnd + 1));
+      heldBytes = openLineBytes;
+    }
     if (messageBytes + openLineBytes > maxEventBytes) throw new EventTooLargeError(maxEventBytes);
   }
 
@@ -162,6 +181,7 @@ export function createEventStreamReader(
       for (;;) {
         const result = await reader.read();
         if (result.done || cancelled) return undefined;
+        options.onChunk?.();
         const chunk = stripByteOrderMark(result.value);
         if (chunk === undefined || chunk.length === 0) continue;
         feed(chunk);

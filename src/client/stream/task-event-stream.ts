@@ -13,7 +13,7 @@ import {
   raceAbort,
 } from '../request.js';
 import { describeIssues } from '../../protocol/describe-issues.js';
-import { isFinalEvent, type ProgressEvent } from '../../protocol/stream-events.js';
+import { isFinalEvent } from '../../protocol/stream-events.js';
 import { taskIdSchema } from '../../protocol/records.js';
 import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
 import {
@@ -23,6 +23,11 @@ import {
   type ServerSentMessage,
 } from './sse-reader.js';
 import type { TaskStream } from '../types.js';
+import {
+  canonicalProgressEvent,
+  fastPartialResultEvent,
+  fastProgressEvent,
+} from './event-checks.js';
 
 /** What a {@link TaskEventStream} needs to open and read its connection. */
 export interface TaskEventStreamSetup {
@@ -38,6 +43,11 @@ export interface TaskEventStreamSetup {
   signal: AbortSignal | undefined;
   /** Called once the answer has passed its checks. */
   onOpen: ((info: { taskId: string | undefined }) => void) | undefined;
+  /**
+   * How long the stream may receive no byte, from the POST on, keep-alives counting, before it is
+   * closed and reported as broken (`network`, with the task id when known).
+   */
+  idleTimeoutMs: number;
 }
 
 type Phase = 'idle' | 'open' | 'done';
@@ -50,23 +60,6 @@ function isEventStreamType(contentType: string | null): boolean {
   const semicolon = contentType.indexOf(';');
   const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
   return type.trim().toLowerCase() === EVENT_STREAM;
-}
-
-/**
- * `task.progress` checked by hand, with exactly the output of `progressEventSchema` (unknown fields
- * dropped, finite numbers only, as `z.number()`), or `undefined` when zod must look at it.
- */
-export function fastProgressEvent(fields: Record<string, unknown>): ProgressEvent | undefined {
-  const { percent, estimatedSecondsLeft } = fields;
-  if (
-    typeof percent === 'number' &&
-    Number.isFinite(percent) &&
-    typeof estimatedSecondsLeft === 'number' &&
-    Number.isFinite(estimatedSecondsLeft)
-  ) {
-    return { type: 'task.progress', percent, estimatedSecondsLeft };
-  }
-  return undefined;
 }
 
 /**
@@ -145,6 +138,19 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     return Promise.resolve({ value: undefined, done: true });
   }
 
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #idle = false;
+
+  /** (Re)starts the idle watchdog: a proxy that holds the connection open but silent must not hang us. */
+  readonly #armIdle = (): void => {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      this.#idle = true;
+      this.#controller.abort();
+      void this.#reader?.cancel();
+    }, this.#setup.idleTimeoutMs);
+  };
+
   readonly #onAbort = (): void => {
     this.#controller.abort(this.#setup.signal?.reason);
     void this.#reader?.cancel();
@@ -177,6 +183,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       if (userSignal.aborted) throw abortedError(userSignal);
       userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
+    this.#armIdle();
     const response = await this.#setup.open(signal);
     if (!response.ok) throw await errorFromResponse(response, signal);
     const taskIdHeader = response.headers.get('x-task-id');
@@ -204,8 +211,10 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
         taskId: this.#taskId,
       });
     }
+    this.#armIdle();
     this.#reader = createEventStreamReader(response.body, {
       maxEventBytes: this.#setup.maxEventBytes,
+      onChunk: this.#armIdle,
     });
     this.#setup.onOpen?.({ taskId: this.#taskId });
   }
@@ -214,6 +223,13 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   #typed(error: unknown): TaskwireError {
     const userSignal = this.#setup.signal;
     if (userSignal?.aborted) return abortedError(userSignal, this.#taskId);
+    if (this.#idle) {
+      return new TaskwireError(
+        'network',
+        `The stream received nothing for ${this.#setup.idleTimeoutMs} ms, not even a keep-alive, so it was closed.`,
+        { taskId: this.#taskId, cause: error },
+      );
+    }
     if (error instanceof EventTooLargeError) {
       return protocolError('The stream', error.message, this.#taskId);
     }
@@ -226,10 +242,14 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
 
   /** Parses and validates one message into an event, or throws a `protocol` error. */
   #toEvent(message: ServerSentMessage): Event {
+    const data = message.data;
+    // Most events are progress, spelled as `JSON.stringify` writes it: read without `JSON.parse`.
+    const progress = canonicalProgressEvent(data);
+    if (progress !== undefined) return progress as Event;
     const taskId = this.#taskId;
     let value: unknown;
     try {
-      value = JSON.parse(message.data);
+      value = JSON.parse(data);
     } catch (error) {
       throw protocolError('A stream event', 'its data is not JSON.', taskId, error);
     }
@@ -241,11 +261,6 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     if (typeof type !== 'string') {
       throw protocolError('A stream event', 'type: expected a string.', taskId);
     }
-    if (type === 'task.progress') {
-      // The most frequent event by far: checked by hand, and by zod only to describe a failure.
-      const progress = fastProgressEvent(fields);
-      if (progress !== undefined) return progress as Event;
-    }
     if (type.startsWith('event.')) {
       let custom = fields;
       if (this.#setup.eventSchema !== undefined) {
@@ -256,19 +271,30 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       if (message.id !== '') custom.eventId = message.id;
       return custom as Event;
     }
-    if (!Object.hasOwn(knownStreamEventSchemas, type)) {
-      // A `task.*` type this client does not know yet is passed through (forward compatibility).
-      if (type.startsWith('task.')) return value as Event;
-      throw protocolError(
-        `The stream event '${type}'`,
-        'type: expected task.* or event.*.',
-        taskId,
-      );
+    // The frequent known events are checked by hand (event-checks.ts); zod checks the rest, and
+    // describes what is wrong when a hand check gives up.
+    let event: { type: string; result?: unknown } | undefined =
+      type === 'task.progress'
+        ? fastProgressEvent(fields)
+        : type === 'task.partial-result'
+          ? fastPartialResultEvent(fields)
+          : undefined;
+    if (event === undefined) {
+      if (!Object.hasOwn(knownStreamEventSchemas, type)) {
+        // A `task.*` type this client does not know comes from a newer service and is passed on
+        // (docs/protocol.md, "Streams").
+        if (type.startsWith('task.')) return value as Event;
+        throw protocolError(
+          `The stream event '${type}'`,
+          'type: expected task.* or event.*.',
+          taskId,
+        );
+      }
+      const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
+      const parsed = z.safeParse(schema, value);
+      if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
+      event = parsed.data as { type: string; result?: unknown };
     }
-    const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
-    const parsed = z.safeParse(schema, value);
-    if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
-    const event = parsed.data as { type: string; result?: unknown };
     const resultSchema = this.#setup.resultSchema;
     if (
       resultSchema !== undefined &&
@@ -293,6 +319,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     this.#phase = 'done';
     this.#messages = [];
     this.#index = 0;
+    clearTimeout(this.#idleTimer);
     this.#setup.signal?.removeEventListener('abort', this.#onAbort);
     void this.#reader?.cancel();
     // An in-process fetch may not watch the body's cancellation; the request's signal tells it too.

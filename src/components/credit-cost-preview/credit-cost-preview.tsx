@@ -8,8 +8,12 @@ import { isWithinBudget } from './is-within-budget.js';
 /** Where the quote stands, in TanStack Query's words, so `status={query.status}` passes straight in. */
 export type CreditCostPreviewStatus = 'pending' | 'success' | 'error';
 
-/** What a {@link CreditCostPreview} shows, mirrored in its `data-state`. */
-export type CreditCostPreviewState = 'loading' | 'free' | 'priced' | 'error';
+/**
+ * What a {@link CreditCostPreview} shows, mirrored in its `data-state`: `free` is a quote of 0
+ * credits (or `{}` with `unpricedIsFree`), `unpriced` an answer of `{}`, which says only that no
+ * monetization is configured (docs/protocol.md, "Options"), not that the task costs nothing.
+ */
+export type CreditCostPreviewState = 'loading' | 'free' | 'priced' | 'unpriced' | 'error';
 
 /** What the `children` render prop of {@link CreditCostPreview} receives. */
 export interface CreditCostPreviewRenderProps {
@@ -19,7 +23,7 @@ export interface CreditCostPreviewRenderProps {
   overBudget: boolean;
   /** Whether the shown price is being replaced by a newer one. */
   isUpdating: boolean;
-  /** The quoted credits, when there is a price. */
+  /** The quoted credits, when there is a price (`0` when free); `undefined` while unpriced. */
   credits: number | undefined;
 }
 
@@ -27,8 +31,13 @@ export interface CreditCostPreviewRenderProps {
 export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** Where the quote stands. Defaults to `'success'` when `quote` is given, else `'pending'`. */
   status?: CreditCostPreviewStatus;
-  /** The options result (`useTaskOptions().data`): `{}` is free. Defaults to none. */
+  /** The options result (`useTaskOptions().data`); `{}` shows as unpriced. Defaults to none. */
   quote?: OptionsResult;
+  /**
+   * The app knows that a task without a price costs nothing, so `{}` shows as free. Defaults to
+   * `false`: `{}` shows "No price quoted".
+   */
+  unpricedIsFree?: boolean;
   /** The shown price is stale and a new one is on its way (params changed). Defaults to `false`. */
   isUpdating?: boolean;
   /** Why the quote failed; an `Error`'s message is shown as text. Defaults to none. */
@@ -47,6 +56,21 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
 
 const COMPONENT = 'CreditCostPreview';
 const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'success', 'error']);
+
+/** Every word the preview shows, kept together (the label's default included). */
+const TEXT = {
+  label: 'Cost',
+  loading: 'Getting the price…',
+  free: 'Free',
+  unpriced: 'No price quoted',
+  noCredits: 'Price not given',
+  error: 'Could not get the price',
+  overBudget: (balance: string) => `More than your balance of ${balance}.`,
+  tool: 'Tool',
+  usage: 'Usage',
+  updating: 'Updating…',
+  retry: 'Try again',
+};
 
 function checkQuote(quote: OptionsResult | undefined): OptionsResult | undefined {
   if (quote === undefined) return undefined;
@@ -74,21 +98,22 @@ function checkBalance(balance: number | undefined): number | undefined {
 
 /**
  * What a task will cost before the user submits it: loading, free, priced (credits, tool, usage
- * amount), or an error with a retry button; a stale price stays visible, marked, while a newer one
- * loads; a price above `balance` is said in words. The price sits in a polite live region, so a
- * screen reader hears a new price when params change.
+ * amount), unpriced, or an error with a retry button; a stale price stays visible, marked, while a
+ * newer one loads; a price above `balance` is said in words. The price sits in a polite live
+ * region, so a screen reader hears a new price when params change.
  */
 export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewProps>(
   function CreditCostPreview(
     {
       status: statusProp,
       quote: quoteProp,
+      unpricedIsFree = false,
       isUpdating: isUpdatingProp = false,
       error,
       onRetry,
       balance: balanceProp,
       locale,
-      label = 'Cost',
+      label = TEXT.label,
       children,
       ...rest
     },
@@ -115,14 +140,17 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
         state = 'error';
         break;
       case 'success':
-        state =
-          quote?.credits === undefined && quote?.monetization === undefined ? 'free' : 'priced';
+        if (quote?.credits === 0) state = 'free';
+        else if (quote?.credits !== undefined || quote?.monetization !== undefined)
+          state = 'priced';
+        // No credits and no monetization: the service quoted nothing, which is not a price of 0.
+        else state = unpricedIsFree ? 'free' : 'unpriced';
         break;
       default:
         state = status satisfies never;
     }
-    const isUpdating = isUpdatingProp && (state === 'free' || state === 'priced');
-    const credits = state === 'priced' ? quote?.credits : undefined;
+    const isUpdating = isUpdatingProp && state !== 'loading' && state !== 'error';
+    const credits = state === 'priced' || state === 'free' ? quote?.credits : undefined;
     const overBudget = credits !== undefined && !isWithinBudget(quote, balance);
     const errorMessage = error instanceof Error && error.message ? error.message : undefined;
 
@@ -136,42 +164,44 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
         <div className="taskwire-cost__summary" aria-live="polite" aria-atomic="true">
           <span className="taskwire-cost__label">{label}</span>{' '}
           <span className="taskwire-cost__value">
-            {state === 'loading' && 'Getting the price…'}
-            {state === 'free' && 'Free'}
-            {state === 'priced' &&
-              (credits === undefined ? 'Price not given' : formatCredits(credits, locale))}
-            {state === 'error' && 'Could not get the price'}
+            {state === 'priced'
+              ? credits === undefined
+                ? TEXT.noCredits
+                : formatCredits(credits, locale)
+              : TEXT[state]}
           </span>
           {overBudget && balance !== undefined && (
             <span className="taskwire-cost__budget">
               {' '}
-              More than your balance of {formatCredits(balance, locale)}.
+              {TEXT.overBudget(formatCredits(balance, locale))}
             </span>
           )}
         </div>
-        {state === 'priced' && quote && (quote.monetization || quote.usageAmount !== undefined) && (
-          <dl className="taskwire-cost__details">
-            {quote.monetization && (
-              <div>
-                <dt>Tool</dt>
-                <dd>{quote.monetization.toolId}</dd>
-              </div>
-            )}
-            {quote.usageAmount !== undefined && (
-              <div>
-                <dt>Usage</dt>
-                <dd>{formatNumber(quote.usageAmount, locale, { maximumFractionDigits: 2 })}</dd>
-              </div>
-            )}
-          </dl>
-        )}
-        {isUpdating && <p className="taskwire-cost__note">Updating…</p>}
+        {(state === 'priced' || state === 'free') &&
+          quote &&
+          (quote.monetization || quote.usageAmount !== undefined) && (
+            <dl className="taskwire-cost__details">
+              {quote.monetization && (
+                <div>
+                  <dt>{TEXT.tool}</dt>
+                  <dd>{quote.monetization.toolId}</dd>
+                </div>
+              )}
+              {quote.usageAmount !== undefined && (
+                <div>
+                  <dt>{TEXT.usage}</dt>
+                  <dd>{formatNumber(quote.usageAmount, locale, { maximumFractionDigits: 2 })}</dd>
+                </div>
+              )}
+            </dl>
+          )}
+        {isUpdating && <p className="taskwire-cost__note">{TEXT.updating}</p>}
         {state === 'error' && (
           <div className="taskwire-cost__error">
             {errorMessage && <p className="taskwire-cost__note">{errorMessage}</p>}
             {onRetry && (
               <button type="button" className="taskwire-button" onClick={() => onRetry()}>
-                Try again
+                {TEXT.retry}
               </button>
             )}
           </div>

@@ -10,7 +10,7 @@ import { warnInvalidProp } from '../dev-warning.js';
 export interface NotificationAction {
   /** A web link; shown only when it is `https:`. */
   deeplink?: string;
-  /** A link for the mobile app; shown only when it is `https:` or an app scheme (`myapp:`). */
+  /** A link for the mobile app; shown only when it is `https:` or of a scheme in `appSchemes`. */
   mobileDeeplink?: string;
   /** The link text. Defaults to "Open <host>" for a web link and "Open in the app" for an app link. */
   label?: string;
@@ -28,13 +28,26 @@ export interface NotificationActionsProps extends Omit<
   title?: string;
   /** The notification's description, shown as text. Defaults to none. */
   description?: string;
-  /** The notification's actions; a link with any other scheme is not rendered. Defaults to `[]`. */
+  /** The notification's actions; a link of a scheme not allowed is left out. Defaults to `[]`. */
   actions?: readonly NotificationAction[];
+  /**
+   * The app's own schemes that a mobile link may use, such as `['myapp']` (or `'myapp:'`, in any
+   * case); `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` and `http:` never count. Defaults to
+   * `[]`: only `https:` links.
+   */
+  appSchemes?: readonly string[];
   /** Shown when no action has a safe link. Defaults to nothing. */
   emptyText?: ReactNode;
 }
 
 const COMPONENT = 'NotificationActions';
+
+/** Every word the component adds to the service's text, kept together. */
+const TEXT = {
+  openWeb: (host: string) => `Open ${host}`,
+  openApp: 'Open in the app',
+  labelInApp: (label: string) => `${label} in the app`,
+};
 
 interface SafeLink {
   key: string;
@@ -50,8 +63,30 @@ function hostOf(link: string): string {
   }
 }
 
+/**
+ * The schemes of `appSchemes` as a URL parser spells them (`myapp:`). One that can never make a link
+ * (`javascript`, `my app`) is reported in development, since listing it has no effect.
+ */
+function allowedSchemes(appSchemes: readonly string[]): Set<string> {
+  const schemes = new Set<string>();
+  if (!Array.isArray(appSchemes)) {
+    warnInvalidProp(COMPONENT, 'appSchemes', appSchemes, '[]');
+    return schemes;
+  }
+  appSchemes.forEach((entry, index) => {
+    const scheme =
+      typeof entry === 'string' ? `${entry.trim().toLowerCase().replace(/:$/, '')}:` : '';
+    // links.ts decides what a safe scheme is, so a made-up link of this scheme asks it; the entry
+    // must also be the whole scheme as the URL parser reads it (not `myapp://`, not `my app`).
+    const probe = `${scheme}x`;
+    if (isSafeAppLink(probe) && new URL(probe).protocol === scheme) schemes.add(scheme);
+    else warnInvalidProp(COMPONENT, `appSchemes[${index}]`, entry, 'no link of that scheme');
+  });
+  return schemes;
+}
+
 /** The links of `actions` that may be rendered; every refused one is reported in development. */
-function safeLinks(actions: readonly NotificationAction[]): SafeLink[] {
+function safeLinks(actions: readonly NotificationAction[], schemes: Set<string>): SafeLink[] {
   const links: SafeLink[] = [];
   actions.forEach((action, index) => {
     const { deeplink, mobileDeeplink, label } = action;
@@ -61,21 +96,32 @@ function safeLinks(actions: readonly NotificationAction[]): SafeLink[] {
         links.push({
           key: `${index}-web`,
           href: deeplink,
-          text: text ?? `Open ${hostOf(deeplink)}`,
+          text: text ?? TEXT.openWeb(hostOf(deeplink)),
         });
       } else {
         warnInvalidProp(COMPONENT, `actions[${index}].deeplink`, deeplink, 'no link');
       }
     }
     if (mobileDeeplink !== undefined && mobileDeeplink !== deeplink) {
-      if (isSafeAppLink(mobileDeeplink)) {
+      // An app scheme opens whatever the device registered for it (`ms-msdt:`, `search-ms:`), so
+      // only the schemes this app names are trusted; isSafeAppLink guarantees the URL parses.
+      const isApp = isSafeAppLink(mobileDeeplink) && !isSafeWebLink(mobileDeeplink);
+      if (
+        isSafeWebLink(mobileDeeplink) ||
+        (isApp && schemes.has(new URL(mobileDeeplink).protocol))
+      ) {
         links.push({
           key: `${index}-app`,
           href: mobileDeeplink,
-          text: text ? `${text} in the app` : 'Open in the app',
+          text: text ? TEXT.labelInApp(text) : TEXT.openApp,
         });
       } else {
-        warnInvalidProp(COMPONENT, `actions[${index}].mobileDeeplink`, mobileDeeplink, 'no link');
+        warnInvalidProp(
+          COMPONENT,
+          `actions[${index}].mobileDeeplink`,
+          mobileDeeplink,
+          isApp ? 'no link (its scheme is not in `appSchemes`)' : 'no link',
+        );
       }
     }
   });
@@ -84,12 +130,13 @@ function safeLinks(actions: readonly NotificationAction[]): SafeLink[] {
 
 /**
  * A completion notification's title, description and call-to-action links, each link rendered only
- * when its scheme is allowed (`https:`, or an app scheme for the mobile link; never `javascript:`,
- * `data:` and the like), every string from the service rendered as text.
+ * when its scheme is allowed (`https:`, or for the mobile link one of `appSchemes`; never
+ * `javascript:`, `data:` and the like) and left out otherwise, every string from the service
+ * rendered as text.
  */
 export const NotificationActions = forwardRef<HTMLDivElement, NotificationActionsProps>(
   function NotificationActions(
-    { title, description, actions: actionsProp = [], emptyText, ...rest },
+    { title, description, actions: actionsProp = [], appSchemes = [], emptyText, ...rest },
     ref,
   ) {
     let actions = actionsProp;
@@ -97,7 +144,7 @@ export const NotificationActions = forwardRef<HTMLDivElement, NotificationAction
       warnInvalidProp(COMPONENT, 'actions', actions, '[]');
       actions = [];
     }
-    const links = safeLinks(actions);
+    const links = safeLinks(actions, allowedSchemes(appSchemes));
     const state: NotificationActionsState = links.length === 0 ? 'empty' : 'listed';
     return (
       <div {...rootProps(ref, 'taskwire-notification', state, rest)}>

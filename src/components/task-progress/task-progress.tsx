@@ -8,12 +8,16 @@ import { DEFAULT_SMOOTHING_WEIGHT, smoothEstimate } from './smooth-estimate.js';
 
 /**
  * What a {@link TaskProgress} shows, mirrored in its `data-state`: `indeterminate` is a running task
- * that has not reported a percentage yet.
+ * that has not reported a percentage yet; `reconnecting` a task whose stream broke, kept at its last
+ * percentage while its outcome is read again.
  */
 export type TaskProgressState =
-  'idle' | 'queued' | 'running' | 'indeterminate' | 'completed' | 'failed';
+  'idle' | 'queued' | 'running' | 'indeterminate' | 'reconnecting' | 'completed' | 'failed';
 
-/** Props of {@link TaskProgress}; any other prop goes to the root `<div>`. */
+/**
+ * Props of {@link TaskProgress}; any other prop (`aria-label`, `className`, `id`, …) and the `ref`
+ * go to the element with `role="progressbar"`, as in Radix Progress.
+ */
 export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** The task's state, in the components' words or the service's (`'IN_PROGRESS'`). Defaults to `'idle'`. */
   status?: TaskStatusInput;
@@ -21,7 +25,10 @@ export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>,
   percent?: number | null;
   /** The service's estimate of the seconds left, smoothed before it is shown. Defaults to `null`. */
   estimatedSecondsLeft?: number | null;
-  /** The visible name of the bar, also its accessible name. Defaults to `'Task progress'`. */
+  /**
+   * The visible name of the bar, also its accessible name unless `aria-label` or `aria-labelledby`
+   * is given. Defaults to `'Task progress'`.
+   */
   label?: ReactNode;
   /** Why the task failed, shown as text in the `failed` state. Defaults to none. */
   failureMessage?: string;
@@ -35,6 +42,15 @@ export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>,
 
 const COMPONENT = 'TaskProgress';
 const DEFAULT_ANNOUNCE_EVERY = 25;
+
+/** Every word the bar shows or says besides the status words (task-status.ts), kept together. */
+const TEXT = {
+  label: 'Task progress',
+  percent: (figure: string) => `${figure} percent`,
+  ongoing: (status: string) => `${status}…`,
+  failedBecause: (failed: string, message: string) => `${failed}: ${message}`,
+  named: (name: string, announcement: string) => `${name}: ${announcement}`,
+};
 
 function checkPercent(percent: number | null | undefined): number | null {
   if (percent == null) return null;
@@ -87,7 +103,8 @@ function describeProgress(
   locale: Locale,
 ): ProgressDescription {
   const spoken = (value: number) =>
-    `${formatNumber(value, locale, { maximumFractionDigits: 0 })} percent`;
+    TEXT.percent(formatNumber(value, locale, { maximumFractionDigits: 0 }));
+  const withTimeLeft = (text: string) => (timeLeft ? `${text}, ${timeLeft.long}` : text);
   switch (state) {
     case 'idle':
       return {
@@ -106,9 +123,9 @@ function describeProgress(
     case 'indeterminate':
       return {
         shownPercent: null,
-        valueText: timeLeft ? `Running, ${timeLeft.long}` : 'Running',
-        visibleValue: 'Running',
-        announcement: 'Running',
+        valueText: withTimeLeft(describeStatus('running')),
+        visibleValue: describeStatus('running'),
+        announcement: describeStatus('running'),
       };
     case 'running': {
       const value = percent ?? 0;
@@ -117,28 +134,41 @@ function describeProgress(
       const step = Math.floor(value / announceEvery) * announceEvery;
       return {
         shownPercent: value,
-        valueText: timeLeft ? `${spoken(value)}, ${timeLeft.long}` : spoken(value),
+        valueText: withTimeLeft(spoken(value)),
         visibleValue: formatNumber(value / 100, locale, {
           style: 'percent',
           maximumFractionDigits: 0,
         }),
-        announcement: step > 0 ? spoken(step) : 'Running',
+        announcement: step > 0 ? spoken(step) : describeStatus('running'),
+      };
+    }
+    case 'reconnecting': {
+      // The last percentage stays (it is the last thing known), but no time left: nothing is known
+      // to be running. The live text does not follow the percentage, so it is heard once.
+      const word = describeStatus('reconnecting');
+      return {
+        shownPercent: percent,
+        valueText: percent === null ? word : `${word}, ${spoken(percent)}`,
+        visibleValue: TEXT.ongoing(word),
+        announcement: word,
       };
     }
     case 'completed':
       return {
         shownPercent: 100,
-        valueText: 'Completed',
-        visibleValue: 'Completed',
-        announcement: 'Completed',
+        valueText: describeStatus('completed'),
+        visibleValue: describeStatus('completed'),
+        announcement: describeStatus('completed'),
       };
-    case 'failed':
+    case 'failed': {
+      const word = describeStatus('failed');
       return {
         shownPercent: percent,
-        valueText: 'Failed',
-        visibleValue: 'Failed',
-        announcement: failureMessage ? `Failed: ${failureMessage}` : 'Failed',
+        valueText: word,
+        visibleValue: word,
+        announcement: failureMessage ? TEXT.failedBecause(word, failureMessage) : word,
       };
+    }
     default:
       return state satisfies never;
   }
@@ -146,15 +176,15 @@ function describeProgress(
 
 /**
  * A task's progress: a bar with its percentage and a humane time left, `role="progressbar"` with
- * `aria-valuetext`, and a polite live region that speaks only at steps of `announceEvery` percent
- * and at the end, never on every event.
+ * `aria-valuetext` (the element that gets the `ref` and the caller's props), and a polite live
+ * region that speaks only at steps of `announceEvery` percent and at the end, never on every event.
  */
 export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(function TaskProgress(
   {
     status: statusProp = 'idle',
     percent: percentProp = null,
     estimatedSecondsLeft: secondsLeftProp = null,
-    label = 'Task progress',
+    label = TEXT.label,
     failureMessage,
     locale,
     announceEvery: announceEveryProp,
@@ -178,6 +208,7 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
   switch (status) {
     case 'idle':
     case 'queued':
+    case 'reconnecting':
     case 'completed':
     case 'failed':
       state = status;
@@ -213,11 +244,14 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
     locale,
   );
   const { shownPercent, valueText, visibleValue } = described;
+  // The caller's own name for the bar wins over the visible label, in the live region too.
+  const callerNamed = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
+  const name = rest['aria-label'] ?? (typeof label === 'string' ? label : undefined);
   let announcement = described.announcement;
-  if (announcement !== '' && typeof label === 'string') announcement = `${label}: ${announcement}`;
+  if (announcement !== '' && name) announcement = TEXT.named(name, announcement);
 
   return (
-    <div {...rootProps(ref, 'taskwire-progress', state, rest)}>
+    <div className="taskwire-progress" data-state={state}>
       <div className="taskwire-progress__header">
         <span id={labelId} className="taskwire-progress__label">
           {label}
@@ -228,20 +262,23 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
         </span>
       </div>
       <div
+        {...rootProps(ref, 'taskwire-progress__track', state, rest)}
         role="progressbar"
-        aria-labelledby={labelId}
+        aria-labelledby={callerNamed ? rest['aria-labelledby'] : labelId}
         aria-valuemin={0}
         aria-valuemax={100}
         // Rounded: service arithmetic gives figures such as 55.00000000000001.
         aria-valuenow={shownPercent === null ? undefined : Math.round(shownPercent * 10) / 10}
         aria-valuetext={valueText}
-        className="taskwire-progress__track"
       >
-        <div
+        {/* An <svg> sized by its width attribute, not a style: a page whose Content-Security-Policy
+            forbids inline styles ignores style attributes, and would show the server's bar empty.
+            The stylesheet still wins over the attribute (the indeterminate sweep's 40 %). */}
+        <svg
           className="taskwire-progress__indicator"
-          style={
-            shownPercent === null ? undefined : { transform: `translateX(-${100 - shownPercent}%)` }
-          }
+          width={`${shownPercent ?? 0}%`}
+          aria-hidden="true"
+          focusable="false"
         />
       </div>
       {state === 'failed' && failureMessage ? (

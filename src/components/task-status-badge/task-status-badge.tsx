@@ -17,7 +17,10 @@ export interface TaskStatusBadgeProps extends Omit<ComponentPropsWithoutRef<'spa
   status?: TaskStatusInput;
 }
 
-/** A task's state as a word in a pill ("Queued", "Running", "Completed", "Failed"), never colour alone. */
+/**
+ * A task's state as a word in a pill ("Queued", "Running", "Reconnecting", "Completed", "Failed"),
+ * never colour alone.
+ */
 export const TaskStatusBadge = forwardRef<HTMLSpanElement, TaskStatusBadgeProps>(
   function TaskStatusBadge({ status: statusProp = 'idle', ...rest }, ref) {
     let status = toDisplayStatus(statusProp);

@@ -26,6 +26,7 @@ function echoSetup() {
       return service.fetch(request);
     },
     maxEventBytes: undefined,
+    idleTimeoutMs: 45_000,
     resultSchema: undefined,
     eventSchema: undefined,
     signal: undefined,

@@ -112,4 +112,68 @@ describe('readServerSentEvents', () => {
       EventTooLargeError,
     );
   });
+
+  it('reads the same messages however the body is cut, lines split across many chunks included', async () => {
+    const long = 'é'.repeat(3000);
+    const body = bytesOf(
+      [
+        '\uFEFF',
+        ': comment\r\n',
+        'id: 1\rdata: {"a":1}\r\r',
+        `data: ${long}\r\ndata: second line\r\n\r\n`,
+        'data\n\n',
+        'data:\n\n',
+        'data:no space\n\n',
+        `id: 2\n:${long}\ndata:  two spaces\n\n`,
+        'event: custom\nretry: 5\ndata: 😀\r\n\r\n',
+        'data: last\n\n',
+        'data: unfinished',
+      ].join(''),
+    );
+    const { messages: expected } = await readAll([body]);
+    expect(expected.map((message) => message.data)).toEqual([
+      '{"a":1}',
+      `${long}\nsecond line`,
+      'no space',
+      ' two spaces',
+      '😀',
+      'last',
+    ]);
+    expect((await readAll(split(body, 1))).messages).toEqual(expected);
+    let seed = 12345;
+    const below = (limit: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % limit;
+    };
+    for (let round = 0; round < 300; round++) {
+      const cuts = new Set<number>();
+      for (let count = below(40); count > 0; count--) cuts.add(below(body.length));
+      // Cuts right around line ends, where a CR may be parted from its LF.
+      for (let count = below(10); count > 0; count--) {
+        const at = body.indexOf(13, below(body.length));
+        if (at !== -1) cuts.add(at + below(3));
+      }
+      const points = [0, ...[...cuts].sort((a, b) => a - b), body.length];
+      const chunks = points.slice(1).map((end, index) => body.subarray(points[index], end));
+      const { messages } = await readAll(chunks.filter((chunk) => chunk.length > 0));
+      expect(messages, `cuts at ${points.join(',')}`).toEqual(expected);
+    }
+  });
+
+  it('counts a line split across chunks towards the cap exactly', async () => {
+    const line = `data: ${'w'.repeat(94)}`;
+    const body = bytesOf(`data: 1\n\n${line}\n\ndata: 2\n\n`);
+    // Each cut leaves the 100-byte line open across chunks; the cap fits it exactly.
+    for (const size of [3, 10, 50, 99, 101]) {
+      const { messages } = await readAll(split(body, size), 100);
+      expect(messages, `chunks of ${size}`).toEqual([
+        { data: '1', id: '' },
+        { data: 'w'.repeat(94), id: '' },
+        { data: '2', id: '' },
+      ]);
+      await expect(readAll(split(body, size), 99), `chunks of ${size}`).rejects.toBeInstanceOf(
+        EventTooLargeError,
+      );
+    }
+  });
 });

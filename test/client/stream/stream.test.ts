@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { createTaskClient, TaskwireError, type StreamEvent } from '../../../src/client/index.js';
 import {
   completed,
@@ -311,6 +312,105 @@ describe('client.stream', () => {
     expect(error?.message).toMatch(/'task.progress' breaks the contract: percent: /);
   });
 
+  it('gives the same progress event for every spelling of its JSON', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response);
+      await writeApart(response, [
+        'data: {"type":"task.progress","percent":-0,"estimatedSecondsLeft":1.5e3}\n\n',
+        'data: { "estimatedSecondsLeft" : 1500, "extra": [1], "percent": 0, "type": "task.progress" }\n\n',
+        'data: {"type":"task.progress","percent":0,\ndata: "estimatedSecondsLeft":1500}\n\n',
+        sse(completed),
+      ]);
+      response.end();
+    });
+    const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
+    expect(error).toBeUndefined();
+    expect(events).toHaveLength(4);
+    expect(events.slice(0, 3)).toEqual([
+      { type: 'task.progress', percent: -0, estimatedSecondsLeft: 1500 },
+      { type: 'task.progress', percent: 0, estimatedSecondsLeft: 1500 },
+      { type: 'task.progress', percent: 0, estimatedSecondsLeft: 1500 },
+    ]);
+    for (const event of events.slice(0, 3)) {
+      expect(Object.keys(event)).toEqual(['type', 'percent', 'estimatedSecondsLeft']);
+    }
+  });
+
+  it('keeps a partial result as sent, drops unknown fields of the event and a __proto__ member', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response);
+      await writeApart(response, [
+        sse(
+          { type: 'task.partial-result', result: { url: 'https://x.test/1', n: [1] }, extra: 1 },
+          'e-1',
+        ),
+        'data: {"type":"task.partial-result","result":{"__proto__":{"polluted":true},"a":1}}\n\n',
+        sse(completed),
+      ]);
+      response.end();
+    });
+    const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
+    expect(error).toBeUndefined();
+    expect(events[0]).toEqual({
+      type: 'task.partial-result',
+      result: { url: 'https://x.test/1', n: [1] },
+    });
+    expect(Object.keys(events[0] ?? {})).toEqual(['type', 'result']);
+    const guarded = (events[1] as { result: Record<string, unknown> }).result;
+    expect(Object.keys(guarded)).toEqual(['a']);
+    expect(Object.getPrototypeOf(guarded)).toBe(Object.prototype);
+    expect(guarded.polluted).toBeUndefined();
+  });
+
+  it('fails with protocol naming result when a partial result is not an object', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-19');
+      await writeApart(response, [sse({ type: 'task.partial-result', result: [{ a: 1 }] })]);
+    });
+    const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
+    expect(events).toEqual([]);
+    expect(error?.code).toBe('protocol');
+    expect(error?.message).toMatch(
+      /^The stream event 'task.partial-result' breaks the contract: result/,
+    );
+    expect(error?.taskId).toBe('task-19');
+  });
+
+  it('checks partial results and custom events with the own schemas of the task', async () => {
+    const tasks = {
+      render: {
+        params: z.object({}),
+        result: z.object({ url: z.string() }),
+        events: z.object({ type: z.literal('event.frame'), frame: z.number() }),
+      },
+    };
+    const wire = [
+      sse({ type: 'task.partial-result', result: { url: 'https://x.test/1', size: 2 } }),
+      sse({ type: 'event.frame', frame: 1, extra: true }, 'e-1'),
+      sse({ type: 'task.partial-result', result: { url: 1 } }),
+    ];
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-20');
+      await writeApart(response, wire);
+    });
+    const client = createTaskClient({
+      baseUrl: server.url,
+      userToken: 'user-token',
+      clientToken: 'client-token',
+      tasks,
+    });
+    const { events, error } = await collect(
+      client.stream('render', {}) as AsyncIterable<StreamEvent>,
+    );
+    expect(events).toEqual([
+      { type: 'task.partial-result', result: { url: 'https://x.test/1' } },
+      { type: 'event.frame', frame: 1, eventId: 'e-1' },
+    ]);
+    expect(error?.code).toBe('protocol');
+    expect(error?.message).toMatch(/'task.partial-result' breaks the contract: result.url: /);
+    expect(error?.taskId).toBe('task-20');
+  });
+
   it('fails with protocol when a final event carries usage that does not add up', async () => {
     server = await startRawServer(async (_request, response) => {
       startEventStream(response, 'task-13');
@@ -545,5 +645,52 @@ describe('client.stream', () => {
     expect(error?.message).toContain('text/html');
     expect(error?.taskId).toBe('task-17');
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('client.stream idle watchdog', () => {
+  function idleClient(url: string) {
+    return createTaskClient({
+      baseUrl: url,
+      userToken: 'user-token',
+      clientToken: 'client-token',
+      streamIdleTimeoutMs: 150,
+    });
+  }
+
+  it('closes a stream that goes silent and reports a break with the task id', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-silent');
+      await writeApart(response, [sse(progress(30))]);
+      // …then nothing at all, not even a keep-alive.
+    });
+    const started = Date.now();
+    const { events, error } = await collect(idleClient(server.url).stream('echo', {}));
+    expect(events).toEqual([progress(30)]);
+    expect(error).toMatchObject({ code: 'network', taskId: 'task-silent', retryable: true });
+    expect(error?.message).toContain('received nothing for 150 ms');
+    expect(Date.now() - started).toBeLessThan(3000);
+    await server.closed(0);
+  });
+
+  it('counts keep-alive comments as life', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-slow');
+      for (let index = 0; index < 6; index += 1) {
+        response.write(': keep-alive\n\n');
+        await pause(60);
+      }
+      response.end(sse(completed));
+    });
+    const { events, error } = await collect(idleClient(server.url).stream('echo', {}));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([completed]);
+  });
+
+  it('gives up on a service that never answers the POST, without a task id', async () => {
+    server = await startRawServer(() => undefined);
+    const { error } = await collect(idleClient(server.url).stream('echo', {}));
+    expect(error).toMatchObject({ code: 'network', taskId: undefined });
+    expect(error?.message).toContain('received nothing for 150 ms');
   });
 });

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { streamDisplayStatus } from '../../src/components/stream-display-status.js';
+import { describeStatus, toDisplayStatus } from '../../src/components/task-status.js';
+
+describe('streamDisplayStatus', () => {
+  it('shows a recovering stream as reconnecting, never as running', () => {
+    expect(streamDisplayStatus('recovering')).toBe('reconnecting');
+    expect(describeStatus(streamDisplayStatus('recovering'))).toBe('Reconnecting');
+  });
+
+  it('maps every other stream status as before', () => {
+    const statuses = [
+      'idle',
+      'connecting',
+      'streaming',
+      'completed',
+      'failed',
+      'error',
+      'stopped',
+    ] as const;
+    expect(statuses.map(streamDisplayStatus)).toEqual([
+      'idle',
+      'queued',
+      'running',
+      'completed',
+      'failed',
+      'failed',
+      'idle',
+    ]);
+  });
+});
+
+describe('toDisplayStatus', () => {
+  it('takes reconnecting as a display status, and no service status maps to it', () => {
+    expect(toDisplayStatus('reconnecting')).toBe('reconnecting');
+    expect(['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED'].map(toDisplayStatus)).not.toContain(
+      'reconnecting',
+    );
+  });
+});
