@@ -6,16 +6,7 @@
 export { createTaskClient, DEFAULT_EXECUTE_TIMEOUT_MS } from './create-task-client.js';
 export { DEFAULT_MAX_EVENT_BYTES } from './stream/sse-reader.js';
 export { TaskwireError, type TaskwireErrorCode, type TaskwireErrorDetails } from './errors.js';
-export type {
-  GetResultOptions,
-  RequestOptions,
-  StreamOptions,
-  SubmitOptions,
-  TaskClient,
-  TaskClientConfig,
-  TaskStream,
-  TokenSource,
-} from './types.js';
+export type * from './types.js';
 
 export { parseRetryAfter } from '../protocol/retry-after.js';
 export { isSafeAppLink, isSafeWebLink } from '../protocol/links.js';

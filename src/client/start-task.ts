@@ -90,52 +90,56 @@ export async function postTask(
   return { name, response };
 }
 
+/** POSTs a task's params to Submit or Options under the request deadline, and reads the answer. */
+function postAndRead<Schema extends z.ZodMiniType>(
+  client: ClientCore,
+  task: unknown,
+  params: unknown,
+  endpoint: 'submit' | 'options',
+  options: RequestOptions,
+  envelope: Schema,
+  extra?: { body?: Record<string, unknown>; headers?: Record<string, string> },
+): Promise<z.infer<Schema>> {
+  const what = `The answer to ${endpoint === 'submit' ? 'Submit' : 'Options'} '${String(task)}'`;
+  const ms = client.requestTimeoutMs;
+  return withDeadline(
+    options.signal,
+    ms,
+    () => requestTimeout(what, ms),
+    async (signal) => {
+      const { response } = await postTask(client, task, params, endpoint, signal, extra);
+      const read = { signal, what, maxBytes: client.context.maxResponseBytes };
+      return await readEnvelope(response, envelope, read);
+    },
+  );
+}
+
 /**
  * Submit Task (docs/protocol.md, "Submit"): one key per call, reused by the retry after a 401, so
  * one call makes one task.
  */
-export function submitTask(
+export async function submitTask(
   client: ClientCore,
   task: string,
   params: unknown,
   options: SubmitOptions,
 ): Promise<SubmitAnswer> {
-  const what = `The answer to Submit '${String(task)}'`;
-  const ms = client.requestTimeoutMs;
-  return withDeadline(
-    options.signal,
-    ms,
-    () => requestTimeout(what, ms),
-    async (signal) => {
-      const { response } = await postTask(client, task, params, 'submit', signal, {
-        body: options.notification === undefined ? {} : { notification: options.notification },
-        headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
-      });
-      const read = { signal, what, maxBytes: client.context.maxResponseBytes };
-      return (await readEnvelope(response, submitEnvelope, read)).response;
-    },
-  );
+  const extra = {
+    body: options.notification === undefined ? {} : { notification: options.notification },
+    headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
+  };
+  return (await postAndRead(client, task, params, 'submit', options, submitEnvelope, extra))
+    .response;
 }
 
 /** Options (docs/protocol.md, "Options"): what the task would cost with these params. */
-export function taskOptions(
+export async function taskOptions(
   client: ClientCore,
   task: string,
   params: unknown,
   options: RequestOptions,
 ): Promise<OptionsResult> {
-  const what = `The answer to Options '${String(task)}'`;
-  const ms = client.requestTimeoutMs;
-  return withDeadline(
-    options.signal,
-    ms,
-    () => requestTimeout(what, ms),
-    async (signal) => {
-      const { response } = await postTask(client, task, params, 'options', signal);
-      const read = { signal, what, maxBytes: client.context.maxResponseBytes };
-      return (await readEnvelope(response, optionsEnvelope, read)).response;
-    },
-  );
+  return (await postAndRead(client, task, params, 'options', options, optionsEnvelope)).response;
 }
 
 /**

@@ -10,6 +10,7 @@
  * whose price follows its params has a preflight; one whose price is fixed has a static monetization.
  */
 import * as z from 'zod/mini';
+import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskSchemas } from '../protocol/task-schemas.js';
 import type { AnyTaskDefinition } from './define-task.js';
 import { defineTask } from './define-task.js';
@@ -28,6 +29,11 @@ export const DEMO_USER_TOKENS: Readonly<Record<string, string>> = Object.freeze(
 
 /** Where the demo's fake files live; nothing is served there. */
 const FILES = 'https://files.example.com';
+
+/** The preflight answer of a task that charges `toolId` `price` credits per unit, for `units` units. */
+function quotePerUnit(toolId: string, units: number, price: number): OptionsResult {
+  return { monetization: { toolId }, usageAmount: units, credits: units * price };
+}
 
 // echo ----------------------------------------------------------------------------------------
 const echoParams = z.object({ message: z.string().check(z.maxLength(10_000)) });
@@ -67,11 +73,7 @@ export const renderVideoTask = defineTask({
   result: renderVideoResult,
   events: renderVideoEvents,
   enablePreflight: true,
-  options: ({ frames }) => ({
-    monetization: { toolId: 'video-render' },
-    usageAmount: frames,
-    credits: frames * RENDER_PRICE,
-  }),
+  options: ({ frames }) => quotePerUnit('video-render', frames, RENDER_PRICE),
   run: async (context, { frames, frameMs }) => {
     const base = `${FILES}/videos/${context.taskId}`;
     for (let frame = 1; frame <= frames; frame += 1) {
@@ -110,11 +112,7 @@ export const generateImagesTask = defineTask({
   params: generateImagesParams,
   result: generateImagesResult,
   enablePreflight: true,
-  options: ({ count }) => ({
-    monetization: { toolId: 'image-gen' },
-    usageAmount: count,
-    credits: count * (IMAGE_PRICE + UPSCALE_PRICE),
-  }),
+  options: ({ count }) => quotePerUnit('image-gen', count, IMAGE_PRICE + UPSCALE_PRICE),
   run: async (context, { count }) => {
     const images: string[] = [];
     for (let index = 1; index <= count; index += 1) {
@@ -152,10 +150,7 @@ export const translateTextTask = defineTask({
   params: translateTextParams,
   result: translateTextResult,
   enablePreflight: true,
-  options: ({ text }) => {
-    const usageAmount = translateUnits(text);
-    return { monetization: { toolId: 'translate' }, usageAmount, credits: usageAmount };
-  },
+  options: ({ text }) => quotePerUnit('translate', translateUnits(text), 1),
   run: async (context, { text, targetLanguage }) => {
     await context.sleep(300);
     context.charge({ toolId: 'translate', price: 1, amount: translateUnits(text) });
