@@ -46,7 +46,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  // The house's boundaries (README, Layout): the protocol imports nothing of the package; the client
+  // The house's boundaries (CONTRIBUTING.md, "Layout of the house"): the protocol imports nothing of the package; the client
   // and the reference service reach only the protocol; the state machines reach the client and the
   // protocol; React lives in react/ and components/ alone, and components never touch the transport.
   ...boundary('src/protocol/**', 'src/protocol imports nothing else of the package', [

@@ -39,7 +39,8 @@ const browserDependencies = [
 ];
 
 // Test projects: `node` (no DOM: protocol, client, state, reference service), `jsdom` (React and the client
-// again, to prove it runs with DOM globals too). The browser project is added with the components.
+// again, to prove it runs with DOM globals too), `browser` (components in Chromium) and `storybook`
+// (every story in Chromium).
 export default defineConfig({
   plugins: [react()],
   test: {

@@ -1,7 +1,7 @@
 /**
  * What every benchmark module reports to `bench/run.ts`: a detailed table with notes, and one
  * {@link BenchGoal} per goal for the summary table (and its JSON, which `bench/readme-table.ts`
- * turns into the README's table).
+ * turns into CONTRIBUTING.md's table).
  */
 
 /** One row of a bench's table: column name to cell. */

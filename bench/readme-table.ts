@@ -1,10 +1,12 @@
 /**
- * Renders the JSON of a bench run (`npm run bench -- --json <file>`) as the README's markdown: the
- * machine line and the summary table. Prints it, or with `--write README.md` puts it between the
- * `<!-- bench:results -->` and `<!-- /bench:results -->` lines of the README's bench section, formatted
- * with the project's prettier settings. Only a complete run (every benchmark, none failed) is written.
+ * Renders the JSON of a bench run (`npm run bench -- --json <file>`) as the markdown of the results
+ * that CONTRIBUTING.md shows: the machine line and the summary table. Prints it, or with
+ * `--write CONTRIBUTING.md` puts it between the `<!-- bench:results -->` and
+ * `<!-- /bench:results -->` lines of that file's bench section, formatted with the project's
+ * prettier settings. Only a complete run (every benchmark, none failed) is written. `--help` prints
+ * the usage.
  *
- *     node --import tsx bench/readme-table.ts /tmp/taskwire-bench.json --write README.md
+ *     node --import tsx bench/readme-table.ts /tmp/taskwire-bench.json --write CONTRIBUTING.md
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -12,6 +14,12 @@ import * as prettier from 'prettier';
 import { machineLine } from './machine.js';
 import type { BenchRunJson } from './run.js';
 
+/** The document the results live in, and the default of `--write`'s prettier settings. */
+const TARGET = 'CONTRIBUTING.md';
+const USAGE = `Usage: node --import tsx bench/readme-table.ts <run.json> [--write ${TARGET}]
+
+  Prints the results of a bench run (npm run bench -- --json <run.json>) as markdown; with
+  --write, puts them between the bench:results markers of that file (a complete run only).`;
 const START = '<!-- bench:results -->';
 const END = '<!-- /bench:results -->';
 const SECTION_START = '<!-- section:bench -->';
@@ -47,35 +55,37 @@ function renderRun(run: BenchRunJson): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `readme` with the block between the result markers (inside the bench section) replaced by `block`. */
-function replaceResults(readme: string, block: string): string {
-  const sectionStart = readme.indexOf(SECTION_START);
-  const sectionEnd = readme.indexOf(SECTION_END);
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  const once = (marker: string) => readme.split(marker).length === 2;
+/** `document` with the block between the result markers (inside the bench section) replaced by `block`. */
+function replaceResults(document: string, block: string, name: string): string {
+  const sectionStart = document.indexOf(SECTION_START);
+  const sectionEnd = document.indexOf(SECTION_END);
+  const start = document.indexOf(START);
+  const end = document.indexOf(END);
+  const once = (marker: string) => document.split(marker).length === 2;
   if (![SECTION_START, SECTION_END, START, END].every(once))
     throw new Error(
-      `The README needs each of ${SECTION_START}, ${START}, ${END}, ${SECTION_END} once.`,
+      `${name} needs each of ${SECTION_START}, ${START}, ${END}, ${SECTION_END} once.`,
     );
   if (!(sectionStart < start && start < end && end < sectionEnd))
     throw new Error(
       `${START} … ${END} must sit inside ${SECTION_START} … ${SECTION_END}, in that order.`,
     );
-  return `${readme.slice(0, start + START.length)}\n\n${block.trimEnd()}\n\n${readme.slice(end)}`;
+  return `${document.slice(0, start + START.length)}\n\n${block.trimEnd()}\n\n${document.slice(end)}`;
 }
 
 const { values, positionals } = parseArgs({
-  options: { write: { type: 'string' } },
+  options: { write: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   allowPositionals: true,
 });
-const [jsonFile] = positionals;
-if (jsonFile === undefined || positionals.length > 1) {
-  throw new Error('Usage: node --import tsx bench/readme-table.ts <run.json> [--write README.md]');
+if (values.help === true) {
+  console.log(USAGE);
+  process.exit(0);
 }
+const [jsonFile] = positionals;
+if (jsonFile === undefined || positionals.length > 1) throw new Error(USAGE);
 const run = JSON.parse(readFileSync(jsonFile, 'utf8')) as BenchRunJson;
 const options = {
-  ...(await prettier.resolveConfig(values.write ?? 'README.md')),
+  ...(await prettier.resolveConfig(values.write ?? TARGET)),
   parser: 'markdown',
 };
 const block = await prettier.format(renderRun(run), options);
@@ -83,8 +93,8 @@ if (values.write === undefined) {
   process.stdout.write(block);
 } else {
   if (!run.complete)
-    throw new Error(`${jsonFile} is an incomplete run; the README shows complete runs only.`);
-  const readme = readFileSync(values.write, 'utf8');
-  writeFileSync(values.write, replaceResults(readme, block));
+    throw new Error(`${jsonFile} is an incomplete run; ${TARGET} shows complete runs only.`);
+  const document = readFileSync(values.write, 'utf8');
+  writeFileSync(values.write, replaceResults(document, block, values.write));
   console.log(`Wrote the results of ${jsonFile} into ${values.write}.`);
 }

@@ -4,8 +4,8 @@
  * to a {@link BenchReport}.
  *
  * `npm run bench -- --json <file>` (or `TASKWIRE_BENCH_JSON=<file>`) also writes the summary as JSON,
- * which `bench/readme-table.ts` turns into the README's table. `--only <name>[,<name>]` runs some
- * benchmarks alone, for development; such a run is marked incomplete.
+ * which `bench/readme-table.ts` turns into CONTRIBUTING.md's table. `--only <name>[,<name>]` runs
+ * some benchmarks alone, for development; such a run is marked incomplete.
  *
  * Exits with 1 when a benchmark fails to run or reads wrong data (a `MISMATCH` cell); a missed goal
  * is reported, not failed: timings vary with the machine.

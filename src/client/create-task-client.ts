@@ -107,8 +107,9 @@ function checkBaseUrl(baseUrl: unknown): string {
  * Creates a client of the task workflow service. With a `tasks` map of per-task zod schemas, the
  * methods are typed by task name, params are checked before sending and results on receipt.
  *
- * @throws TypeError synchronously when the configuration itself is unusable (no base URL, a
- * non-positive limit); every call afterwards rejects instead of throwing.
+ * @throws TaskwireError (`protocol`, `INVALID_BASE_URL`) synchronously for a base URL that is not
+ * an http(s) URL without credentials or a path, and TypeError for a non-positive limit or a
+ * non-string scope; every call afterwards rejects instead of throwing.
  */
 export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   config: TaskClientConfig<Tasks>,

@@ -27,7 +27,7 @@ export type UseTaskOptionsResult = UseQueryResult<OptionsResult, TaskwireError>;
  * params (by content), debounced while they change; the previous quote stays shown while the next
  * loads (`isPlaceholderData`). No request while `params` is `undefined`. Params that fail the task's
  * schema in the client's task map are refused before sending: the query is in `error` with the
- * `protocol` / `INVALID_PARAMS` error (never pending), and no earlier quote is shown for them.
+ * `protocol` / `INVALID_PARAMS` error (never left pending), and no earlier quote is shown for them.
  */
 export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   task: Name,

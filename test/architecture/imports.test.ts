@@ -1,5 +1,5 @@
 /**
- * The shape of the house (README, "Layout"): src/ holds the protocol, the client, the state
+ * The shape of the house (CONTRIBUTING.md, "Layout of the house"): src/ holds the protocol, the client, the state
  * machines, the React bindings, the components and the reference service, and no two modules
  * import each other in a circle, type imports included. Only `import()` edges, which load a part on
  * first use, may point back. Which folder may import which is lint's job (eslint.config.js).

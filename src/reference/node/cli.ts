@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The command-line entry of the reference server (`npm start`, `taskwire-reference`): starts it on
+ * The command-line entry of the reference server (`npx taskwire-reference` in an app, `npm run reference` here): starts it on
  * loopback, prints where it listens, the demo tokens and tasks and a request to try, and closes it
  * cleanly on Ctrl+C (SIGINT) or SIGTERM.
  */

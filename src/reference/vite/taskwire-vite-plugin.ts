@@ -31,8 +31,7 @@ export interface TaskwireReferenceOptions {
  * A Vite plugin serving the reference service under `prefix` on the dev server and the preview
  * server. A static build (`vite build`, `storybook build`) has no server, so nothing is mounted
  * there: pages that must run from static files use the service in-process instead, giving a client
- * `fetch: (input, init) => service.fetch(new Request(input, init))`, since `service.fetch` runs in
- * a browser as well.
+ * `fetch: (request) => service.fetch(request)`, since `service.fetch` runs in a browser as well.
  */
 export function taskwireReference(options: TaskwireReferenceOptions = {}): Plugin {
   const prefix = normalizePrefix(options.prefix ?? '/taskwire');
