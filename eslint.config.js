@@ -15,11 +15,12 @@ function layers(...folders) {
   ]);
 }
 
-/** Forbids `files` to import what matches `patterns`. */
-function boundary(files, message, patterns) {
+/** Forbids `files` (but `ignores`) to import what matches `patterns`. */
+function boundary(files, message, patterns, ignores = []) {
   return [
     {
       files: [files],
+      ignores,
       rules: {
         'no-restricted-imports': [
           'error',
@@ -49,23 +50,40 @@ export default tseslint.config(
   // The house's boundaries (CONTRIBUTING.md, "Layout of the house"): the protocol imports nothing of the package; the client
   // and the reference service reach only the protocol; the state machines reach the client and the
   // protocol; React lives in react/ and components/ alone, and components never touch the transport.
+  // taskwire/testing reaches the protocol, the client and the reference service, React only in
+  // render-with-taskwire.tsx (with the provider of react/), and nothing else imports it.
   ...boundary('src/protocol/**', 'src/protocol imports nothing else of the package', [
-    ...layers('client', 'state', 'react', 'components', 'reference'),
+    ...layers('client', 'state', 'react', 'components', 'reference', 'testing'),
     ...reactPackages,
   ]),
   ...boundary('src/client/**', 'src/client reaches only src/protocol', [
-    ...layers('state', 'react', 'components', 'reference'),
+    ...layers('state', 'react', 'components', 'reference', 'testing'),
     ...reactPackages,
   ]),
   ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
-    ...layers('react', 'components', 'reference'),
+    ...layers('react', 'components', 'reference', 'testing'),
     ...reactPackages,
   ]),
   ...boundary('src/reference/**', 'src/reference reaches only src/protocol', [
-    ...layers('client', 'state', 'react', 'components'),
+    ...layers('client', 'state', 'react', 'components', 'testing'),
     ...reactPackages,
   ]),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
-    ...layers('client', 'react', 'reference'),
+    ...layers('client', 'react', 'reference', 'testing'),
   ]),
+  ...boundary('src/react/**', 'nothing of the package imports taskwire/testing', [
+    ...layers('testing'),
+  ]),
+  ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', ['./testing/*']),
+  ...boundary(
+    'src/testing/**',
+    'src/testing reaches protocol, client and reference; React only in render-with-taskwire.tsx',
+    [...layers('state', 'react', 'components'), ...reactPackages, '@testing-library/*'],
+    ['src/testing/render-with-taskwire.tsx'],
+  ),
+  ...boundary(
+    'src/testing/render-with-taskwire.tsx',
+    'render-with-taskwire.tsx adds only the provider of src/react to what src/testing reaches',
+    [...layers('state', 'components')],
+  ),
 );

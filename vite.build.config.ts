@@ -20,10 +20,12 @@ const entries = {
   'reference/node/index': 'src/reference/node/index.ts',
   'reference/node/cli': 'src/reference/node/cli.ts',
   'reference/vite/index': 'src/reference/vite/index.ts',
+  'testing/index': 'src/testing/index.ts',
 };
 
 /**
- * What the package leaves to the app: its peers, its dependencies and Node's built-ins.
+ * What the package leaves to the app: its peers (the optional ones of `taskwire/testing`, Testing
+ * Library and msw, included), its dependencies and Node's built-ins.
  * `@microsoft/fetch-event-source` is imported by a deep path (`lib/esm/parse.js`), which Node loads
  * by syntax detection since 20.19, the package's floor (`engines`).
  */
@@ -34,6 +36,8 @@ const external = [
   /^zod($|\/)/,
   /^@microsoft\/fetch-event-source($|\/)/,
   /^vite($|\/)/,
+  /^@testing-library\//,
+  /^msw($|\/)/,
   /^node:/,
 ];
 

@@ -36,6 +36,7 @@ const browserDependencies = [
   '@tanstack/react-query',
   'zod/mini',
   'axe-core',
+  'msw',
 ];
 
 // Test projects: `node` (no DOM: protocol, client, state, reference service), `jsdom` (React and the client
@@ -58,6 +59,7 @@ export default defineConfig({
             'test/e2e/**/*.test.ts',
             'test/docs/**/*.test.ts',
             'test/architecture/**/*.test.ts',
+            'test/testing/**/*.test.ts',
           ],
         },
       },
@@ -71,6 +73,7 @@ export default defineConfig({
             'test/client/**/*.test.ts',
             'test/react/**/*.test.{ts,tsx}',
             'test/components/**/*.test.{ts,tsx}',
+            'test/testing/**/*.test.tsx',
           ],
         },
       },
@@ -80,7 +83,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           setupFiles: ['test/setup-dom.ts'],
-          include: ['test/browser/**/*.test.tsx'],
+          include: ['test/browser/**/*.test.tsx', 'test/testing/guide/**/*.test.tsx'],
           browser: chromium(),
         },
       },

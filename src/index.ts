@@ -7,3 +7,11 @@ export * from './components/index.js';
 export * from './client/index.js';
 export type { PollingPolicyOptions, PollStopReason } from './state/polling-policy.js';
 export type { TaskStreamState, TaskStreamStatus } from './state/task-stream-state.js';
+export {
+  createTaskJournal,
+  type TaskJournal,
+  type TaskJournalEntry,
+  type TaskJournalMode,
+  type TaskJournalOptions,
+  type TaskJournalStorage,
+} from './state/task-journal.js';

@@ -4,6 +4,7 @@ export {
   type TaskwireProviderProps,
 } from './taskwire-provider.js';
 export type { Register, RegisteredTasks } from './register.js';
+export { useJournalEntry, useTaskJournal, type UseTaskJournalResult } from './use-task-journal.js';
 export {
   taskwireKeys,
   taskResultQueryOptions,

@@ -1,6 +1,7 @@
 'use client';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { TaskClient } from '../client/types.js';
+import type { TaskJournal } from '../state/task-journal.js';
 import type { RegisteredTasks } from './register.js';
 
 /**
@@ -11,18 +12,36 @@ import type { RegisteredTasks } from './register.js';
 export type AnyTaskClient = TaskClient<any>;
 
 const TaskClientContext = createContext<AnyTaskClient | undefined>(undefined);
+const TaskJournalContext = createContext<TaskJournal | undefined>(undefined);
 
 /** Props of {@link TaskwireProvider}. */
 export interface TaskwireProviderProps {
   /** The client every hook below uses, from `createTaskClient`. */
   client: AnyTaskClient;
+  /**
+   * Where the hooks below record the tasks they start (`createTaskJournal`), so that a reload or
+   * another tab can take them up again. Without one nothing is stored. Defaults to none.
+   */
+  journal?: TaskJournal | undefined;
   /** The part of the app that uses taskwire's hooks. */
   children?: ReactNode;
 }
 
-/** Gives the hooks below it their task client. Place it inside TanStack Query's `QueryClientProvider`. */
-export function TaskwireProvider({ client, children }: TaskwireProviderProps) {
-  return <TaskClientContext.Provider value={client}>{children}</TaskClientContext.Provider>;
+/**
+ * Gives the hooks below it their task client, and the journal they record tasks in, if any. Place
+ * it inside TanStack Query's `QueryClientProvider`.
+ */
+export function TaskwireProvider({ client, journal, children }: TaskwireProviderProps) {
+  return (
+    <TaskClientContext.Provider value={client}>
+      <TaskJournalContext.Provider value={journal}>{children}</TaskJournalContext.Provider>
+    </TaskClientContext.Provider>
+  );
+}
+
+/** The journal of the nearest {@link TaskwireProvider}, or `undefined` when it has none. */
+export function useProvidedJournal(): TaskJournal | undefined {
+  return useContext(TaskJournalContext);
 }
 
 /** The task client of the nearest {@link TaskwireProvider}; throws when there is none. */

@@ -7,7 +7,7 @@ import { createSubmitCoalescer } from '../state/submit-coalescer.js';
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
-import { useTaskClient } from './taskwire-provider.js';
+import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 import { useStartPaths } from './use-start-paths.js';
 
 /** What `mutate` of {@link useSubmitTask} takes. */
@@ -24,6 +24,12 @@ export interface SubmitTaskVariables<Params> {
 export interface UseSubmitTaskOptions {
   /** How often a retryable failure (network, 408, 429, 5xx) is retried with the same key. Defaults to `3`. */
   retry?: number;
+  /**
+   * Names the task this hook submits in the provider's journal, so that after a reload
+   * `useJournalEntry(resumeKey)` finds it and `useTaskResult` can follow it again. Needs a `journal`
+   * on the provider; defaults to none.
+   */
+  resumeKey?: string;
 }
 
 /** What {@link useSubmitTask} returns: TanStack Query's mutation result; `data` is `{ id, status }`. */
@@ -49,6 +55,8 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
   options: UseSubmitTaskOptions = {},
 ): UseSubmitTaskResult<TaskParams<RegisteredTasks, Name>> {
   const client = useTaskClient();
+  const journal = useProvidedJournal();
+  const { resumeKey } = options;
   useStartPaths();
   const [coalescer] = useState(createSubmitCoalescer);
   const maxRetries = options.retry ?? 3;
@@ -67,5 +75,10 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
     retry: (failureCount, error) =>
       TaskwireError.isInstance(error) && error.retryable && failureCount < maxRetries,
     retryDelay: submitRetryDelay,
+    onSuccess: ({ id, status }) => {
+      if (!journal || resumeKey === undefined) return;
+      const startedAt = Date.now();
+      journal.record(client.scope, { key: resumeKey, task, id, mode: 'submit', status, startedAt });
+    },
   });
 }

@@ -15,7 +15,7 @@ import type {
 } from '../protocol/task-schemas.js';
 import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
-import { useTaskClient } from './taskwire-provider.js';
+import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 import { useStartPaths } from './use-start-paths.js';
 import { queryRecordWatcher } from './query-record-watcher.js';
 
@@ -32,6 +32,12 @@ export interface UseTaskStreamOptions<Event> {
    * it gives up with status `error`, in milliseconds. Defaults to `600000` (10 minutes).
    */
   recoverForMs?: number;
+  /**
+   * Names the task this hook starts in the provider's journal, so that after a reload the same hook
+   * takes it up again: `recovering` from its first render, its outcome read with Get Result, nothing
+   * posted again. Needs a `journal` on the provider; defaults to none.
+   */
+  resumeKey?: string;
 }
 
 /** What {@link useTaskStream} returns: the stream's state plus `start` and `stop`. */
@@ -63,21 +69,41 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   type Event = TaskCustomEvent<RegisteredTasks, Name>;
   const client = useTaskClient();
   const queryClient = useQueryClient();
-  const { onEvent, polling } = options;
+  const journal = useProvidedJournal();
+  const { onEvent, polling, resumeKey } = options;
+  const { scope } = client;
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
     openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling),
     onRecord: (record) =>
-      queryClient.setQueryData(taskwireKeys.result(client.scope, task, record.id), record),
+      queryClient.setQueryData(taskwireKeys.result(scope, task, record.id), record),
     ...(onEvent ? { onEvent } : {}),
+    ...(journal && resumeKey !== undefined
+      ? {
+          onTaskId: (id: string) =>
+            journal.record(scope, {
+              key: resumeKey,
+              task,
+              id,
+              mode: 'stream',
+              status: 'IN_PROGRESS',
+              startedAt: Date.now(),
+            }),
+        }
+      : {}),
   });
-  const [controller] = useState(() =>
-    createTaskStreamController<Params, Result, Event>({
+  const [controller] = useState(() => {
+    const resumed =
+      resumeKey === undefined
+        ? undefined
+        : journal?.entries(scope).find((entry) => entry.key === resumeKey && entry.task === task);
+    return createTaskStreamController<Params, Result, Event>({
       ...callbacks(),
       ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
       ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
-    }),
-  );
+      ...(resumed ? { resumeTaskId: resumed.id } : {}),
+    });
+  });
   // The controller lives as long as the component; give it the latest props after each render.
   useEffect(() => {
     controller.configure(callbacks());
@@ -88,5 +114,13 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     controller.getSnapshot,
   );
   useStartPaths(true);
+  // The journal follows the task to its end, so a reload after it shows the outcome, not a recovery.
+  const ended =
+    state.status === 'completed' ? 'COMPLETED' : state.status === 'failed' ? 'FAILED' : undefined;
+  useEffect(() => {
+    if (journal && ended && state.taskId !== undefined) {
+      journal.update(scope, state.taskId, { status: ended });
+    }
+  }, [journal, scope, ended, state.taskId]);
   return { ...state, start: controller.start, stop: controller.stop };
 }

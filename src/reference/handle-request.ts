@@ -13,6 +13,7 @@ import { checkParams } from './check-params.js';
 import { optionsRequestResponse } from './cors.js';
 import { answerExecute } from './endpoints/execute.js';
 import { answerGetResult } from './endpoints/get-result.js';
+import { answerOpenApiDocument, OPENAPI_PATH } from './endpoints/openapi-document.js';
 import { answerOptions } from './endpoints/options.js';
 import { answerStream } from './endpoints/stream.js';
 import { answerSubmit } from './endpoints/submit.js';
@@ -41,7 +42,11 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
  * (docs/protocol.md, "Headers and tokens").
  */
 export async function handleRequest(context: ServiceContext, request: Request): Promise<Response> {
-  const route = matchRoute(new URL(request.url).pathname, context.basePath);
+  const pathname = new URL(request.url).pathname;
+  // The OpenAPI document needs no token, like a CORS preflight; it is no endpoint of the protocol,
+  // so none of the checks below applies to it.
+  if (pathname === context.basePath + OPENAPI_PATH) return answerOpenApiDocument(context, request);
+  const route = matchRoute(pathname, context.basePath);
   if (route === undefined) throw new ServiceError(404, 'NOT_FOUND', 'No endpoint at this path.');
   const method = methodOf(route.endpoint);
   const allow = `${method}, OPTIONS`;

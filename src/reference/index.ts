@@ -28,3 +28,5 @@ export {
 export type { ErrorReason } from './service-error.js';
 export type { RateLimit } from './token-bucket-rate-limiter.js';
 export type { NotificationAction } from '../protocol/notification.js';
+export { createOpenApiDocument } from './openapi/create-openapi-document.js';
+export type { OpenApiDocument, OpenApiDocumentOptions } from './openapi/create-openapi-document.js';

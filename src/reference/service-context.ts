@@ -33,6 +33,8 @@ export interface TaskCall {
 
 /** What the endpoints of one service share. */
 export interface ServiceContext {
+  /** The tasks served, in the order they were given. */
+  readonly tasks: readonly AnyTaskDefinition[];
   /** The path prefix the endpoints live under, without a trailing slash. */
   readonly basePath: string;
   /** The origins allowed by CORS. */
@@ -119,6 +121,7 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
   }
 
   return {
+    tasks: [...tasks.values()],
     basePath: (config.basePath ?? '').replace(/\/+$/, ''),
     corsOrigins: config.corsOrigins ?? '*',
     clientTokens: new Set(config.clientTokens ?? [DEMO_CLIENT_TOKEN]),

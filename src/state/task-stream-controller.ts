@@ -36,6 +36,8 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   watchRecord: WatchTaskRecord<Result>;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: (event: Event) => void;
+  /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
+  onTaskId?: (taskId: string) => void;
   /**
    * Called once a stream has ended with the TaskRecord it amounts to, when it can be rebuilt exactly
    * (every custom event carried its id); the React layer writes it into the query cache.
@@ -58,6 +60,11 @@ export interface TaskStreamControllerOptions<Params, Result, Event> extends Task
    * in milliseconds. Defaults to `600000` (10 minutes).
    */
   recoverForMs?: number;
+  /**
+   * A task started earlier (before a reload, say) to take up: the controller starts `recovering`
+   * it, reading its outcome with its record watch from the first subscription on, and posts nothing.
+   */
+  resumeTaskId?: string;
 }
 
 /**
@@ -110,6 +117,14 @@ export function createTaskStreamController<
       }
     | undefined;
   let references: EventReference[] | undefined = [];
+  // A resumed task waits for the first subscriber before its watch starts: no work in a render.
+  let resumeOnSubscribe = false;
+  if (options.resumeTaskId !== undefined) {
+    working = { ...working, status: 'recovering', taskId: options.resumeTaskId };
+    snapshot = working;
+    current = { abort: new AbortController(), paramsKey: '' };
+    resumeOnSubscribe = true;
+  }
 
   const scheduler = (options.createScheduler ?? createFrameScheduler)(() => {
     if (snapshot === working) return;
@@ -211,7 +226,9 @@ export function createTaskStreamController<
         signal: abort.signal,
         onOpen: (info) => {
           taskId = info.taskId;
-          if (isCurrent()) dispatch({ type: 'open', taskId: info.taskId }, 'soon');
+          if (!isCurrent()) return;
+          dispatch({ type: 'open', taskId: info.taskId }, 'soon');
+          if (info.taskId !== undefined) callbacks.onTaskId?.(info.taskId);
         },
       });
       for await (const event of stream) {
@@ -266,6 +283,10 @@ export function createTaskStreamController<
       listeners.add(listener);
       // A subscriber that comes after the others left sees what changed meanwhile.
       snapshot = working;
+      if (resumeOnSubscribe && current !== undefined && working.taskId !== undefined) {
+        resumeOnSubscribe = false;
+        recover(current, working.taskId);
+      }
       return () => {
         listeners.delete(listener);
         if (listeners.size > 0) return;

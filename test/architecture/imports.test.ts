@@ -1,6 +1,7 @@
 /**
- * The shape of the house (CONTRIBUTING.md, "Layout of the house"): src/ holds the protocol, the client, the state
- * machines, the React bindings, the components and the reference service, and no two modules
+ * The shape of the house (CONTRIBUTING.md, "Layout of the house"): src/ holds the protocol, the
+ * client, the state machines, the React bindings, the components, the reference service and the
+ * test helpers for apps (taskwire/testing), and no two modules
  * import each other in a circle, type imports included. Only `import()` edges, which load a part on
  * first use, may point back. Which folder may import which is lint's job (eslint.config.js).
  */
@@ -84,7 +85,15 @@ describe('the house', () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
-    expect(folders).toEqual(['client', 'components', 'protocol', 'react', 'reference', 'state']);
+    expect(folders).toEqual([
+      'client',
+      'components',
+      'protocol',
+      'react',
+      'reference',
+      'state',
+      'testing',
+    ]);
   });
 
   it('has no import circle in src/ besides import() edges', () => {

@@ -202,8 +202,11 @@ async function main() {
       versions: declaredVersions(repoRoot, [...APP_PACKAGES, 'typescript']),
     });
     const manifest = await unpackTarball(tarball.path, appRoot);
+    // Optional peers (msw and Testing Library, for taskwire/testing) are left out on purpose: an
+    // app that does not use them must build and run without them.
+    const optional = manifest.peerDependenciesMeta ?? {};
     const missingPeers = Object.keys(manifest.peerDependencies ?? {}).filter(
-      (name) => !APP_PACKAGES.includes(name),
+      (name) => !APP_PACKAGES.includes(name) && optional[name]?.optional !== true,
     );
     if (missingPeers.length > 0)
       throw new Error(`The app does not install the peers ${missingPeers.join(', ')}.`);

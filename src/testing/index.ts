@@ -1,0 +1,14 @@
+/**
+ * `taskwire/testing`: what an app's own tests need to exercise its taskwire screens against the real
+ * client and an in-process reference service: scripted tasks, network faults on cue, a `render` with
+ * both providers, and Mock Service Worker handlers. Needs `@testing-library/react` and `msw` 2, the
+ * package's optional peers; nothing in the other entries imports it.
+ */
+export { scriptTask, type ScriptStep, type ScriptTaskOptions } from './script-task.js';
+export { withFaults, type Fault } from './with-faults.js';
+export {
+  renderWithTaskwire,
+  type RenderWithTaskwireOptions,
+  type RenderWithTaskwireResult,
+} from './render-with-taskwire.js';
+export { taskwireHandlers, type TaskwireHandlersOptions } from './taskwire-handlers.js';

@@ -1,0 +1,64 @@
+/**
+ * `taskwireHandlers`: the service behind Mock Service Worker (msw 2), so an app's real `fetch`,
+ * in Node or in a browser, reaches an in-process service at a URL of the test's choosing. Every
+ * answer is the service's own Response, streams included, passed on as the service writes them.
+ */
+import { http, HttpResponse, type HttpHandler } from 'msw';
+
+/** Anything that answers requests like the reference service does, such as `withFaults(service, …)`. */
+interface FetchService {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Options of {@link taskwireHandlers}. */
+export interface TaskwireHandlersOptions {
+  /**
+   * Where the app's client sends its requests, such as `'http://taskwire.test'`: an origin, and a
+   * path when the service has a `basePath` (the same path).
+   */
+  baseUrl: string;
+}
+
+/** Whether `error` is what a `fetch` rejects with when no answer comes: lost, or aborted. */
+function isConnectionError(error: unknown): boolean {
+  return (
+    error instanceof TypeError ||
+    (typeof error === 'object' &&
+      error !== null &&
+      'name' in error &&
+      (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  );
+}
+
+/**
+ * Request handlers of msw 2 that answer every request to the service's paths under `baseUrl` (the
+ * five endpoints below `/workflows/`, and `/openapi.json`) with `service.fetch`, as the service
+ * answers it (404, 405 and CORS preflights included). A stream's body is the service's own
+ * `ReadableStream`, so events arrive one by one, never buffered; a call that rejects as a network
+ * error (a `TypeError`, or an abort) becomes `HttpResponse.error()`. Throws a `TypeError` for a
+ * `baseUrl` that is not an absolute http(s) URL.
+ */
+export function taskwireHandlers(
+  service: FetchService,
+  { baseUrl }: TaskwireHandlersOptions,
+): HttpHandler[] {
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    throw new TypeError('taskwireHandlers: baseUrl must be an absolute http(s) URL.');
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new TypeError('taskwireHandlers: baseUrl must be an absolute http(s) URL.');
+  }
+  const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  const answer = async ({ request }: { request: Request }): Promise<Response> => {
+    try {
+      return await service.fetch(request);
+    } catch (error) {
+      if (isConnectionError(error)) return HttpResponse.error();
+      throw error;
+    }
+  };
+  return [http.all(`${prefix}/workflows/*`, answer), http.all(`${prefix}/openapi.json`, answer)];
+}

@@ -1,0 +1,174 @@
+/**
+ * Tasks outlive the page: a "reload" here unmounts everything, drops the QueryClient and the
+ * client, and mounts a new provider with a new journal object on the same storage, against the same
+ * reference service (which, like a real one, kept running the task).
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import { act, type ReactNode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import {
+  createTaskJournal,
+  TaskwireProvider,
+  useJournalEntry,
+  useSubmitTask,
+  useTaskResult,
+  useTaskStream,
+} from '../../src/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+} from '../../src/reference/index.js';
+
+const services: Array<ReturnType<typeof createReferenceService>> = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+/** One storage that outlives the pages, as sessionStorage outlives a reload. */
+function pageStorage() {
+  const values = new Map<string, string>();
+  return {
+    values,
+    getItem: (key: string) => values.get(key) ?? null,
+    setItem: (key: string, value: string) => void values.set(key, value),
+    removeItem: (key: string) => void values.delete(key),
+  };
+}
+
+function setup(timeScale = 0.05) {
+  const service = createReferenceService({ timeScale });
+  services.push(service);
+  const storage = pageStorage();
+  const requests: string[] = [];
+  /** A fresh page: a new client, QueryClient and journal object on the same storage. */
+  const page = (options: { journal?: boolean } = {}) => {
+    const client = createTaskClient({
+      baseUrl: 'http://taskwire.test',
+      userToken: DEMO_USER_TOKEN,
+      clientToken: DEMO_CLIENT_TOKEN,
+      tasks: demoTaskSchemas,
+      fetch: (request) => {
+        requests.push(`${request.method} ${new URL(request.url).pathname}`);
+        return service.fetch(request);
+      },
+    });
+    const queryClient = new QueryClient();
+    const journal = options.journal === false ? undefined : createTaskJournal({ storage });
+    const wrapper = ({ children }: { children?: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>
+        <TaskwireProvider client={client} journal={journal}>
+          {children}
+        </TaskwireProvider>
+      </QueryClientProvider>
+    );
+    return { client, queryClient, wrapper };
+  };
+  const posts = () => requests.filter((line) => line.startsWith('POST')).length;
+  return { service, storage, requests, page, posts };
+}
+
+describe('useTaskStream with resumeKey', () => {
+  it('comes back recovering after a reload mid-stream and reaches the outcome with no second POST', async () => {
+    const { page, posts } = setup(0.2);
+    const first = page();
+    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
+      wrapper: first.wrapper,
+    });
+    act(() => before.result.current.start({ frames: 10, frameMs: 100 }));
+    await waitFor(() => expect(before.result.current.progress?.percent ?? 0).toBeGreaterThan(0));
+    expect(before.result.current.status).toBe('streaming');
+    const id = before.result.current.taskId;
+    before.unmount();
+    first.queryClient.clear();
+
+    const second = page();
+    const statuses: string[] = [];
+    const after = renderHook(
+      () => {
+        const stream = useTaskStream('render-video', {
+          resumeKey: 'render',
+          polling: { minIntervalMs: 20 },
+        });
+        statuses.push(stream.status);
+        return stream;
+      },
+      { wrapper: second.wrapper },
+    );
+    expect(statuses[0]).toBe('recovering');
+    expect(after.result.current.taskId).toBe(id);
+    await waitFor(() => expect(after.result.current.status).toBe('completed'), { timeout: 5000 });
+    expect(statuses).not.toContain('connecting');
+    expect(statuses).not.toContain('streaming');
+    const record = await second.client.getResult('render-video', id ?? '');
+    expect(after.result.current.result).toEqual(record.result);
+    expect(after.result.current.usage).toEqual(record.usage);
+    expect(posts()).toBe(1);
+  });
+
+  it('shows the outcome after a reload that comes once the stream has ended', async () => {
+    const { page, posts } = setup();
+    const first = page();
+    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
+      wrapper: first.wrapper,
+    });
+    act(() => before.result.current.start({ frames: 3, frameMs: 10 }));
+    await waitFor(() => expect(before.result.current.status).toBe('completed'));
+    const { result } = before.result.current;
+    before.unmount();
+
+    const second = page();
+    const after = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
+      wrapper: second.wrapper,
+    });
+    await waitFor(() => expect(after.result.current.status).toBe('completed'));
+    expect(after.result.current.result).toEqual(result);
+    expect(posts()).toBe(1);
+  });
+
+  it('stores nothing without a journal', async () => {
+    const { page, storage } = setup();
+    const first = page({ journal: false });
+    const view = renderHook(() => useTaskStream('echo', { resumeKey: 'echo' }), {
+      wrapper: first.wrapper,
+    });
+    act(() => view.result.current.start({ message: 'hi' }));
+    await waitFor(() => expect(view.result.current.status).toBe('completed'));
+    expect(storage.values.size).toBe(0);
+  });
+});
+
+describe('useSubmitTask with resumeKey', () => {
+  it('lets a submit flow find its task again after a reload and follow it to the end', async () => {
+    const { page, posts } = setup();
+    const first = page();
+    const before = renderHook(() => useSubmitTask('render-video', { resumeKey: 'video' }), {
+      wrapper: first.wrapper,
+    });
+    act(() => before.result.current.mutate({ params: { frames: 4, frameMs: 50 } }));
+    await waitFor(() => expect(before.result.current.data?.id).toEqual(expect.any(String)));
+    const id = before.result.current.data?.id;
+    before.unmount();
+
+    const second = page();
+    const after = renderHook(
+      () => {
+        const entry = useJournalEntry('video');
+        return {
+          entry,
+          record: useTaskResult('render-video', entry?.id, { polling: { minIntervalMs: 20 } }),
+        };
+      },
+      { wrapper: second.wrapper },
+    );
+    expect(after.result.current.entry).toMatchObject({ id, mode: 'submit', task: 'render-video' });
+    await waitFor(() => expect(after.result.current.record.data?.status).toBe('COMPLETED'), {
+      timeout: 5000,
+    });
+    await waitFor(() => expect(after.result.current.entry?.status).toBe('COMPLETED'));
+    expect(posts()).toBe(1);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * `renderWithTaskwire`: both providers around the UI, a fresh QueryClient without retries, and a
+ * real client on the given service or a new reference service, all handed back to the test.
+ */
+import { QueryClient, useMutation, useQuery } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import { useTaskClient, useTaskOptions } from '../../src/react/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  OTHER_USER_TOKEN,
+  type ReferenceService,
+} from '../../src/reference/index.js';
+import { renderWithTaskwire, scriptTask, withFaults } from '../../src/testing/index.js';
+
+const services: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+/** Runs `echo` with Execute through the provider's client and shows what came back. */
+function Echo({ message }: { message: string }) {
+  const client = useTaskClient();
+  const echo = useQuery({
+    queryKey: ['echo', message],
+    queryFn: () => client.execute('echo', { message }),
+  });
+  const record = echo.data;
+  return (
+    <p>{record?.status === 'COMPLETED' ? `Echo: ${String(record.result?.echo)}` : 'Waiting'}</p>
+  );
+}
+
+describe('renderWithTaskwire', () => {
+  it('renders inside both providers, on a new reference service with the demo tasks', async () => {
+    const view = renderWithTaskwire(<Echo message="hello" />);
+    services.push(view.service);
+    expect(await screen.findByText('Echo: hello')).toBeInTheDocument();
+    expect(view.client.scope).toBe('http://taskwire.test');
+    expect(view.service.notifications).toEqual([]);
+    expect(view.queryClient.getDefaultOptions()).toMatchObject({
+      queries: { retry: false },
+      mutations: { retry: false },
+    });
+    expect(view.container).toHaveTextContent('Echo: hello');
+  });
+
+  it("retries none of the app's own queries and mutations", async () => {
+    let calls = 0;
+    function Flaky() {
+      const query = useQuery({
+        queryKey: ['flaky'],
+        queryFn: () => {
+          calls += 1;
+          return Promise.reject(new Error('down'));
+        },
+      });
+      const save = useMutation({
+        mutationFn: () => {
+          calls += 1;
+          return Promise.reject(new Error('down'));
+        },
+      });
+      return (
+        <>
+          <p>{query.status}</p>
+          <button type="button" onClick={() => save.mutate()}>
+            Save: {save.status}
+          </button>
+        </>
+      );
+    }
+    const view = renderWithTaskwire(<Flaky />);
+    services.push(view.service);
+    expect(await screen.findByText('error')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button'));
+    expect(await screen.findByRole('button', { name: 'Save: error' })).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
+
+  it('uses the service it is given, faults and scripted tasks included, and returns it', async () => {
+    const inner = createReferenceService({
+      tasks: [
+        scriptTask('priced', [{ complete: null }], {
+          monetization: { toolId: 'tool', price: 4 },
+        }),
+      ],
+    });
+    services.push(inner);
+    const service = withFaults(inner, [{ endpoint: 'options', request: 1, status: 503 }]);
+    function Price() {
+      const quote = useTaskOptions('priced', {});
+      return <p>{quote.data ? `${quote.data.credits} credits` : quote.status}</p>;
+    }
+    const view = renderWithTaskwire(<Price />, { service });
+    expect(view.service).toBe(service);
+    // useTaskOptions retries a 503 itself (its own retry), and the second answer is served.
+    expect(await screen.findByText('4 credits', {}, { timeout: 4000 })).toBeInTheDocument();
+  });
+
+  it('uses the client and QueryClient it is given, and keeps both across rerender', async () => {
+    const service: ReferenceService = createReferenceService();
+    services.push(service);
+    const client = createTaskClient({
+      baseUrl: 'http://other.test',
+      userToken: OTHER_USER_TOKEN,
+      clientToken: DEMO_CLIENT_TOKEN,
+      fetch: (request) => service.fetch(request),
+    });
+    const queryClient = new QueryClient();
+    const view = renderWithTaskwire(<Echo message="one" />, { service, client, queryClient });
+    expect(view.client).toBe(client);
+    expect(view.queryClient).toBe(queryClient);
+    expect(await screen.findByText('Echo: one')).toBeInTheDocument();
+    view.rerender(<Echo message="two" />);
+    expect(await screen.findByText('Echo: two')).toBeInTheDocument();
+    expect(queryClient.getQueryData(['echo', 'two'])).toMatchObject({ result: { echo: 'two' } });
+  });
+});
