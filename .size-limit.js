@@ -64,5 +64,6 @@ export default [
   budget('TaskStatusBadge', 'TaskStatusBadge', '1 kB'),
   budget('TaskEventList', 'TaskEventList', '1 kB'),
   budget('NotificationActions', 'NotificationActions', '1.25 kB'),
+  budget('TaskListView', 'TaskListView', '2 kB'),
   { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '3 kB' },
 ];

@@ -7,32 +7,45 @@
 /** A BCP 47 locale or a list of them, as `Intl.NumberFormat` takes it; `undefined` is the user's. */
 export type Locale = string | readonly string[] | undefined;
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function cacheKey(locale: Locale, options: object): string {
-  return JSON.stringify([locale ?? null, options]);
+/**
+ * A cache of one kind of `Intl` formatter by locale and options. An unknown or malformed locale
+ * falls back to the user's locale rather than throwing during a render.
+ */
+function cachedFormatter<Format, Options extends object>(
+  make: (locale: string | string[] | undefined, options: Options) => Format,
+): (locale: Locale, options: Options) => Format {
+  const formats = new Map<string, Format>();
+  return (locale, options) => {
+    const key = JSON.stringify([locale ?? null, options]);
+    let format = formats.get(key);
+    if (!format) {
+      try {
+        format = make(locale as string | string[] | undefined, options);
+      } catch {
+        format = make(undefined, options);
+      }
+      formats.set(key, format);
+    }
+    return format;
+  };
 }
 
-/**
- * Formats `value` with `Intl.NumberFormat(locale, options)`. An unknown or malformed locale falls
- * back to the user's locale rather than throwing during a render.
- */
+const numberFormat = /* @__PURE__ */ cachedFormatter(
+  (locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options),
+);
+
+/** A cached `Intl.DateTimeFormat(locale, options)`, the user's locale when `locale` is refused. */
+export const dateTimeFormat = /* @__PURE__ */ cachedFormatter(
+  (locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options),
+);
+
+/** Formats `value` with `Intl.NumberFormat(locale, options)`. */
 export function formatNumber(
   value: number,
   locale: Locale,
   options: Intl.NumberFormatOptions = {},
 ): string {
-  const key = cacheKey(locale, options);
-  let format = numberFormats.get(key);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat(locale as string | string[] | undefined, options);
-    } catch {
-      format = new Intl.NumberFormat(undefined, options);
-    }
-    numberFormats.set(key, format);
-  }
-  return format.format(value);
+  return numberFormat(locale, options).format(value);
 }
 
 /**

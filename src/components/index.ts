@@ -43,6 +43,13 @@ export type {
   NotificationActionsState,
 } from './notification-actions/notification-actions.js';
 
+export { TaskListView } from './task-list/task-list-view.js';
+export type {
+  TaskListViewItem,
+  TaskListViewProps,
+  TaskListViewState,
+} from './task-list/task-list-view.js';
+
 export { toDisplayStatus, describeStatus } from './task-status.js';
 export { streamDisplayStatus } from './stream-display-status.js';
 export type { TaskDisplayStatus, TaskStatusInput } from './task-status.js';

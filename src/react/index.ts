@@ -6,6 +6,13 @@ export {
 export type { Register, RegisteredTasks } from './register.js';
 export { useJournalEntry, useTaskJournal, type UseTaskJournalResult } from './use-task-journal.js';
 export {
+  useTaskList,
+  type TaskListItem,
+  type UseTaskListOptions,
+  type UseTaskListResult,
+} from './use-task-list.js';
+export { TaskList, type TaskListProps } from './task-list.js';
+export {
   taskwireKeys,
   taskResultQueryOptions,
   taskOptionsQueryOptions,

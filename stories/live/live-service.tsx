@@ -6,7 +6,7 @@
 import type { Decorator, Loader } from '@storybook/react-vite';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { createTaskClient, TaskwireProvider } from '../../src/index.js';
+import { createTaskClient, createTaskJournal, TaskwireProvider } from '../../src/index.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
@@ -46,6 +46,8 @@ export interface LiveTransport {
 export interface LiveServiceParameters {
   /** Wraps the transport's `fetch`, for a story that injects a transport fault. Defaults to none. */
   wrapFetch?: (fetch: LiveFetch) => LiveFetch;
+  /** Gives the provider a journal of its own, in memory, fresh per story. Defaults to none. */
+  journal?: boolean;
 }
 
 let transport: LiveTransport | undefined;
@@ -77,10 +79,12 @@ export const liveServiceLoader: Loader = () => {
 function LiveProviders({
   transport: found,
   wrapFetch,
+  journal: withJournal,
   children,
 }: {
   transport: LiveTransport;
   wrapFetch: LiveServiceParameters['wrapFetch'];
+  journal: boolean;
   children: ReactNode;
 }) {
   // Fresh per story: no cached record or quote leaks from one story (or test) into the next.
@@ -95,10 +99,13 @@ function LiveProviders({
       tasks: demoTaskSchemas,
     }),
   );
+  const [journal] = useState(() =>
+    withJournal ? createTaskJournal({ storage: 'memory' }) : undefined,
+  );
   useEffect(() => () => queryClient.clear(), [queryClient]);
   return (
     <QueryClientProvider client={queryClient}>
-      <TaskwireProvider client={client}>
+      <TaskwireProvider client={client} journal={journal}>
         <div style={{ display: 'grid', gap: '0.75rem', maxWidth: 640 }}>
           {children}
           <p style={{ margin: 0, fontSize: 12 }}>
@@ -118,7 +125,12 @@ export const withLiveService: Decorator = (Story, context) => {
   if (!found) throw new Error('withLiveService needs liveServiceLoader in the same story.');
   const parameters = context.parameters['liveService'] as LiveServiceParameters | undefined;
   return (
-    <LiveProviders key={context.id} transport={found} wrapFetch={parameters?.wrapFetch}>
+    <LiveProviders
+      key={context.id}
+      transport={found}
+      wrapFetch={parameters?.wrapFetch}
+      journal={parameters?.journal ?? false}
+    >
       <Story />
     </LiveProviders>
   );

@@ -8,6 +8,7 @@ import {
   CreditCostPreview,
   NotificationActions,
   TaskEventList,
+  TaskListView,
   TaskProgress,
   TaskStatusBadge,
   UsageBreakdown,
@@ -99,6 +100,24 @@ const EVERY_STATE: [string, ReactElement][] = [
   ['TaskEventList listed', <TaskEventList events={[{ type: 'event.frame-rendered', frame: 1 }]} />],
   ['NotificationActions empty', <NotificationActions title="Export ready" emptyText="No link." />],
   ['NotificationActions listed', <NotificationActions actions={links} appSchemes={['myapp']} />],
+  ['TaskListView empty', <TaskListView onDismiss={() => {}} />],
+  [
+    'TaskListView listed',
+    <TaskListView
+      items={[
+        { entry: { id: 'a', task: 'echo', status: 'ACCEPTED', startedAt: 0 } },
+        {
+          entry: { id: 'b', task: 'render-video', status: 'IN_PROGRESS', startedAt: 0 },
+          record: {
+            status: 'IN_PROGRESS',
+            progress: { percent: 40, estimatedSecondsLeft: 2 },
+            usage,
+          },
+        },
+      ]}
+      onDismiss={() => {}}
+    />,
+  ],
 ];
 
 describe('server rendering of the components', () => {

@@ -1,0 +1,231 @@
+/**
+ * useTaskList against the real reference service (in-process): the journal's tasks of this client's
+ * scope with their records, filtered by task and activity, polled while they run with the policy
+ * (and the query) of useTaskResult, never again once terminal.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import { act, type ReactNode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import {
+  createTaskJournal,
+  TaskwireProvider,
+  taskwireKeys,
+  useSubmitTask,
+  useTaskJournal,
+  useTaskList,
+  useTaskResult,
+  type TaskJournal,
+} from '../../src/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+} from '../../src/reference/index.js';
+
+const services: Array<ReturnType<typeof createReferenceService>> = [];
+const queryClients: QueryClient[] = [];
+afterEach(async () => {
+  for (const queryClient of queryClients.splice(0)) queryClient.clear();
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+function setup(options: { journal?: boolean; timeScale?: number } = {}) {
+  const service = createReferenceService({ timeScale: options.timeScale ?? 0.05 });
+  services.push(service);
+  /** Every Get Result request as `[time, id]`. */
+  const polls: Array<[number, string]> = [];
+  const client = createTaskClient({
+    baseUrl: 'http://taskwire.test',
+    userToken: DEMO_USER_TOKEN,
+    clientToken: DEMO_CLIENT_TOKEN,
+    tasks: demoTaskSchemas,
+    fetch: (request) => {
+      const { pathname } = new URL(request.url);
+      if (request.method === 'GET')
+        polls.push([performance.now(), pathname.split('/').at(-2) ?? '']);
+      return service.fetch(request);
+    },
+  });
+  const queryClient = new QueryClient();
+  queryClients.push(queryClient);
+  const journal: TaskJournal | undefined =
+    options.journal === false ? undefined : createTaskJournal({ storage: 'memory' });
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>
+      <TaskwireProvider client={client} journal={journal}>
+        {children}
+      </TaskwireProvider>
+    </QueryClientProvider>
+  );
+  let clock = Date.now() - 60_000;
+  /** Submits a task and records it in the journal, each one a second newer than the last. */
+  const start = async (task: Parameters<typeof client.submit>[0], params: object) => {
+    const answer = await client.submit(task, params as never);
+    clock += 1000;
+    journal?.record(client.scope, {
+      task,
+      id: answer.id,
+      mode: 'submit',
+      status: answer.status,
+      startedAt: clock,
+    });
+    return answer.id;
+  };
+  const pollsOf = (id: string) => polls.filter(([, polled]) => polled === id).length;
+  return { service, client, queryClient, journal, wrapper, start, polls, pollsOf };
+}
+
+const fast = { minIntervalMs: 20 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('useTaskList', () => {
+  it('is an empty list without a journal, and asks nothing', async () => {
+    const { wrapper, start, polls } = setup({ journal: false });
+    await start('echo', { message: 'hi' });
+    const { result } = renderHook(() => useTaskList(), { wrapper });
+    expect(result.current).toEqual([]);
+    await sleep(50);
+    expect(polls).toEqual([]);
+  });
+
+  it('lists the scope’s tasks newest first with their records; `task` and `active` filter', async () => {
+    const { wrapper, start, journal, client } = setup();
+    const echo = await start('echo', { message: 'hi' });
+    const failing = await start('failing-task', {});
+    const slow = await start('slow-report', { seconds: 600 });
+    // Another scope's entry is never read, shown or polled.
+    journal?.record('another-scope', {
+      task: 'echo',
+      id: 'not-ours',
+      mode: 'submit',
+      status: 'ACCEPTED',
+      startedAt: Date.now(),
+    });
+
+    const { result, rerender } = renderHook(
+      (filter: { task?: string; active?: boolean }) => useTaskList({ ...filter, polling: fast }),
+      { wrapper, initialProps: {} },
+    );
+    expect(result.current.map(({ entry }) => entry.id)).toEqual([slow, failing, echo]);
+    expect(result.current.every(({ record }) => record === undefined)).toBe(true);
+
+    await waitFor(
+      () =>
+        expect(result.current.map(({ entry }) => entry.status)).toEqual([
+          'IN_PROGRESS',
+          'FAILED',
+          'COMPLETED',
+        ]),
+      { timeout: 5000 },
+    );
+    const [slowItem, failingItem, echoItem] = result.current;
+    expect(slowItem?.record?.status).toBe('IN_PROGRESS');
+    expect(failingItem?.record?.status).toBe('FAILED');
+    expect(echoItem?.record?.result).toEqual({ echo: 'hi' });
+    // The journal itself follows the records.
+    expect(journal?.entries(client.scope).map((entry) => entry.status)).toEqual([
+      'IN_PROGRESS',
+      'FAILED',
+      'COMPLETED',
+    ]);
+
+    rerender({ task: 'echo' });
+    expect(result.current.map(({ entry }) => entry.id)).toEqual([echo]);
+    rerender({ active: true });
+    expect(result.current.map(({ entry }) => entry.id)).toEqual([slow]);
+    rerender({ task: 'echo', active: true });
+    expect(result.current).toEqual([]);
+  });
+
+  it('polls a running task until it ends, then never again', async () => {
+    const { wrapper, start, pollsOf } = setup();
+    const id = await start('render-video', { frames: 6, frameMs: 100 });
+    const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    await waitFor(() => expect(result.current[0]?.entry.status).toBe('COMPLETED'), {
+      timeout: 8000,
+    });
+    expect(result.current[0]?.record?.progress.percent).toBe(100);
+    expect(result.current[0]?.record?.usage?.credits).toBe(3);
+    const atEnd = pollsOf(id);
+    await sleep(400);
+    expect(pollsOf(id)).toBe(atEnd);
+  });
+
+  it('reads a terminal entry once when no record is cached, and never polls it', async () => {
+    const { wrapper, start, pollsOf, journal, client } = setup();
+    const id = await start('echo', { message: 'once' });
+    await waitFor(async () =>
+      expect((await client.getResult('echo', id)).status).toBe('COMPLETED'),
+    );
+    journal?.update(client.scope, id, { status: 'COMPLETED' });
+    const before = pollsOf(id);
+    const { result, unmount } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    await waitFor(() => expect(result.current[0]?.record?.status).toBe('COMPLETED'));
+    await sleep(300);
+    expect(pollsOf(id) - before).toBe(1);
+    // Mounted again over the cached record: no request at all.
+    unmount();
+    renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    await sleep(100);
+    expect(pollsOf(id) - before).toBe(1);
+  });
+
+  it('shares one query, and one request per poll, with a useTaskResult of the same task', async () => {
+    const { wrapper, start, polls, pollsOf, queryClient, client } = setup({ timeScale: 0.5 });
+    const id = await start('slow-report', { seconds: 600 });
+    const { result, unmount } = renderHook(
+      () => ({
+        list: useTaskList({ polling: { minIntervalMs: 100 } }),
+        watched: useTaskResult('slow-report', id, { polling: { minIntervalMs: 100 } }),
+      }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.watched.data?.status).toBe('IN_PROGRESS'));
+    await sleep(2500);
+    const query = queryClient
+      .getQueryCache()
+      .find({ queryKey: taskwireKeys.result(client.scope, 'slow-report', id), exact: true });
+    expect(query?.getObserversCount()).toBe(2);
+    expect(result.current.list[0]?.record).toBe(result.current.watched.data);
+    // The service asks for a poll a second (Retry-After); two watchers must not make it two.
+    const times = polls.filter(([, polled]) => polled === id).map(([time]) => time);
+    expect(times.length).toBeGreaterThanOrEqual(2);
+    expect(times.length).toBeLessThanOrEqual(4);
+    for (let index = 1; index < times.length; index += 1) {
+      expect((times[index] ?? 0) - (times[index - 1] ?? 0)).toBeGreaterThan(500);
+    }
+    unmount();
+    const atUnmount = pollsOf(id);
+    await sleep(1200);
+    expect(pollsOf(id)).toBe(atUnmount);
+  });
+
+  it('lists what useSubmitTask started, and a dismissal removes it from the journal only', async () => {
+    const { wrapper, journal, client } = setup();
+    const { result } = renderHook(
+      () => ({
+        submit: useSubmitTask('translate-text', { resumeKey: 'translation' }),
+        journal: useTaskJournal(),
+        list: useTaskList({ polling: fast }),
+      }),
+      { wrapper },
+    );
+    await act(() =>
+      result.current.submit.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } }),
+    );
+    await waitFor(() => expect(result.current.list[0]?.entry.status).toBe('COMPLETED'), {
+      timeout: 5000,
+    });
+    const id = result.current.list[0]?.entry.id ?? '';
+    expect(result.current.list[0]?.entry).toMatchObject({ key: 'translation', mode: 'submit' });
+
+    act(() => result.current.journal.remove(id));
+    expect(result.current.list).toEqual([]);
+    expect(journal?.entries(client.scope)).toEqual([]);
+    // The task itself is still there at the service.
+    expect((await client.getResult('translate-text', id)).status).toBe('COMPLETED');
+  });
+});
