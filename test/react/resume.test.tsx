@@ -22,27 +22,17 @@ import {
   DEMO_USER_TOKEN,
   demoTaskSchemas,
 } from '../../src/reference/index.js';
+import { mapStorage } from '../support/map-storage.js';
 
 const services: Array<ReturnType<typeof createReferenceService>> = [];
 afterEach(async () => {
   await Promise.all(services.splice(0).map((service) => service.close()));
 });
 
-/** One storage that outlives the pages, as sessionStorage outlives a reload. */
-function pageStorage() {
-  const values = new Map<string, string>();
-  return {
-    values,
-    getItem: (key: string) => values.get(key) ?? null,
-    setItem: (key: string, value: string) => void values.set(key, value),
-    removeItem: (key: string) => void values.delete(key),
-  };
-}
-
 function setup(timeScale = 0.05) {
   const service = createReferenceService({ timeScale });
   services.push(service);
-  const storage = pageStorage();
+  const storage = mapStorage();
   const requests: string[] = [];
   /** A fresh page: a new client, QueryClient and journal object on the same storage. */
   const page = (options: { journal?: boolean } = {}) => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTaskJournal, type TaskJournalEntry } from '../../src/state/task-journal.js';
-
-/** A Web Storage stand-in backed by a Map, which the test can read and spoil. */
-function mapStorage() {
-  const values = new Map<string, string>();
-  return {
-    values,
-    getItem: (key: string) => values.get(key) ?? null,
-    setItem: (key: string, value: string) => void values.set(key, value),
-    removeItem: (key: string) => void values.delete(key),
-  };
-}
+import { mapStorage } from '../support/map-storage.js';
 
 const entry = (id: string, startedAt: number, extra: Partial<TaskJournalEntry> = {}) =>
   ({
