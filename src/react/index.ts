@@ -47,3 +47,8 @@ export {
   type ExecuteTaskVariables,
   type UseExecuteTaskResult,
 } from './use-execute-task.js';
+export {
+  useCompletionNotice,
+  requestNotificationPermission,
+  type UseCompletionNoticeOptions,
+} from './use-completion-notice.js';

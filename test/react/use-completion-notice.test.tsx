@@ -1,0 +1,238 @@
+/**
+ * useCompletionNotice against the real reference service (in-process): a journal task that ends
+ * while the page is hidden is noticed once, by a system notification when the permission is
+ * granted, else by a count before the document title; the journal's running tasks are polled while
+ * hidden. jsdom has no Notification API, so a fake one records what it was given.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import {
+  createTaskJournal,
+  requestNotificationPermission,
+  TaskwireProvider,
+  useCompletionNotice,
+  type TaskJournal,
+} from '../../src/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+} from '../../src/reference/index.js';
+
+/** What the fake Notification API saw. */
+const shown: Array<{ title: string; options: NotificationOptions | undefined }> = [];
+let permission: NotificationPermission = 'default';
+let permissionAnswer: NotificationPermission = 'granted';
+class FakeNotification {
+  static get permission() {
+    return permission;
+  }
+  static requestPermission() {
+    return Promise.resolve(permissionAnswer);
+  }
+  onclick: (() => void) | null = null;
+  constructor(title: string, options?: NotificationOptions) {
+    shown.push({ title, options });
+  }
+  close() {}
+}
+
+/** Sets `document.visibilityState` and tells the page, as a browser does. */
+function setVisibility(state: 'hidden' | 'visible') {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  act(() => {
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+  });
+}
+
+const services: Array<ReturnType<typeof createReferenceService>> = [];
+const queryClients: QueryClient[] = [];
+const originalTitle = 'My app';
+beforeEach(() => {
+  shown.length = 0;
+  permission = 'default';
+  (globalThis as Record<string, unknown>).Notification = FakeNotification;
+  document.title = originalTitle;
+});
+afterEach(async () => {
+  delete (globalThis as Record<string, unknown>).Notification;
+  // Back to jsdom's own getter ('visible').
+  delete (document as unknown as Record<string, unknown>).visibilityState;
+  document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+  for (const queryClient of queryClients.splice(0)) queryClient.clear();
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+function setup(options: { journal?: boolean; retryAfter?: boolean } = {}) {
+  const service = createReferenceService({ timeScale: 0.05 });
+  services.push(service);
+  const gets: string[] = [];
+  const client = createTaskClient({
+    baseUrl: 'http://taskwire.test',
+    userToken: DEMO_USER_TOKEN,
+    clientToken: DEMO_CLIENT_TOKEN,
+    tasks: demoTaskSchemas,
+    fetch: async (request) => {
+      if (request.method === 'GET') gets.push(new URL(request.url).pathname);
+      const response = await service.fetch(request);
+      if (options.retryAfter !== false) return response;
+      // The service hints at least a second; without the hint the test's schedule is the policy's.
+      const headers = new Headers(response.headers);
+      headers.delete('retry-after');
+      return new Response(response.body, { status: response.status, headers });
+    },
+  });
+  const queryClient = new QueryClient();
+  queryClients.push(queryClient);
+  const journal: TaskJournal | undefined =
+    options.journal === false ? undefined : createTaskJournal({ storage: 'memory' });
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>
+      <TaskwireProvider client={client} journal={journal}>
+        {children}
+      </TaskwireProvider>
+    </QueryClientProvider>
+  );
+  /** Submits a task and records it in the journal, as a hook with a `resumeKey` does. */
+  const start = async (task: Parameters<typeof client.submit>[0], params: object) => {
+    const answer = await client.submit(task, params as never);
+    journal?.record(client.scope, {
+      task,
+      id: answer.id,
+      mode: 'submit',
+      status: answer.status,
+      startedAt: Date.now(),
+    });
+    return answer.id;
+  };
+  return { client, journal, wrapper, start, gets };
+}
+
+const fast = { minIntervalMs: 20, maxIntervalMs: 40 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const statusOf = (journal: TaskJournal | undefined, scope: string, id: string) =>
+  journal?.entries(scope).find((entry) => entry.id === id)?.status;
+
+describe('useCompletionNotice', () => {
+  it('shows one notification for a task that ends while hidden, not again on a later poll or remount', async () => {
+    permission = 'granted';
+    const { wrapper, start, journal, client } = setup();
+    const id = await start('render-video', { frames: 6, frameMs: 100 });
+    setVisibility('hidden');
+    const first = renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    // A second hook mounted at once notices the same task, and must not show it twice.
+    const second = renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    await waitFor(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'), {
+      timeout: 5000,
+    });
+    await waitFor(() => expect(shown).toHaveLength(1));
+    expect(shown[0]).toEqual({
+      title: 'render-video finished',
+      options: { body: 'The task is done.', tag: id },
+    });
+    expect(document.title).toBe(originalTitle);
+
+    await sleep(150);
+    first.unmount();
+    second.unmount();
+    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    await sleep(150);
+    expect(shown).toHaveLength(1);
+  });
+
+  it('says "failed" for a task that fails while hidden', async () => {
+    permission = 'granted';
+    const { wrapper, start, journal, client } = setup();
+    const id = await start('failing-task', {});
+    setVisibility('hidden');
+    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    await waitFor(() => expect(statusOf(journal, client.scope, id)).toBe('FAILED'), {
+      timeout: 5000,
+    });
+    await waitFor(() => expect(shown.map(({ title }) => title)).toEqual(['failing-task failed']));
+  });
+
+  it('counts tasks in the title without the permission, and restores it when visible', async () => {
+    const { wrapper, start } = setup();
+    await start('render-video', { frames: 4, frameMs: 100 });
+    await start('failing-task', {});
+    setVisibility('hidden');
+    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    await waitFor(() => expect(document.title).toBe(`(2) ${originalTitle}`), { timeout: 5000 });
+    expect(shown).toEqual([]);
+    setVisibility('visible');
+    expect(document.title).toBe(originalTitle);
+  });
+
+  it('shows nothing for a task that ends while the page is visible', async () => {
+    permission = 'granted';
+    const { wrapper, start, journal, client } = setup();
+    const id = await start('render-video', { frames: 4, frameMs: 100 });
+    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    await waitFor(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'), {
+      timeout: 5000,
+    });
+    // Hidden afterwards: the task had ended already, no news.
+    setVisibility('hidden');
+    await sleep(100);
+    expect(shown).toEqual([]);
+    expect(document.title).toBe(originalTitle);
+  });
+
+  it('does nothing with `enabled: false`, and polls nothing while hidden', async () => {
+    permission = 'granted';
+    const { wrapper, start, journal, client, gets } = setup();
+    const id = await start('render-video', { frames: 4, frameMs: 100 });
+    setVisibility('hidden');
+    renderHook(() => useCompletionNotice({ enabled: false, polling: fast }), { wrapper });
+    await sleep(300);
+    expect(gets).toEqual([]);
+    // Ended by another means (here the journal directly): still nothing.
+    act(() => journal?.update(client.scope, id, { status: 'COMPLETED' }));
+    await sleep(50);
+    expect(shown).toEqual([]);
+    expect(document.title).toBe(originalTitle);
+  });
+
+  it('does nothing without a journal', async () => {
+    permission = 'granted';
+    const { wrapper, start, gets } = setup({ journal: false });
+    await start('render-video', { frames: 4, frameMs: 100 });
+    setVisibility('hidden');
+    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    await sleep(200);
+    expect(gets).toEqual([]);
+    expect(shown).toEqual([]);
+  });
+
+  it('keeps polling a running task while the page is hidden, at the ceiling', async () => {
+    const { wrapper, start, gets } = setup({ retryAfter: false });
+    await start('slow-report', { seconds: 600 });
+    const polling = { minIntervalMs: 20, maxIntervalMs: 60 };
+    renderHook(() => useCompletionNotice({ polling }), { wrapper });
+    await waitFor(() => expect(gets.length).toBeGreaterThan(0));
+    setVisibility('hidden');
+    await sleep(100);
+    const before = gets.length;
+    await sleep(600);
+    const polled = gets.length - before;
+    // Every 60 ms (the ceiling), give or take a timer: neither stopped nor at the 20 ms floor.
+    expect(polled).toBeGreaterThanOrEqual(4);
+    expect(polled).toBeLessThanOrEqual(14);
+  });
+});
+
+describe('requestNotificationPermission', () => {
+  it('resolves to the answer, and to "denied" without the API', async () => {
+    permissionAnswer = 'granted';
+    await expect(requestNotificationPermission()).resolves.toBe('granted');
+    permissionAnswer = 'denied';
+    await expect(requestNotificationPermission()).resolves.toBe('denied');
+    delete (globalThis as Record<string, unknown>).Notification;
+    await expect(requestNotificationPermission()).resolves.toBe('denied');
+  });
+});
