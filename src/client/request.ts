@@ -83,9 +83,6 @@ export function raceAbort<Value>(promise: Promise<Value>, signal: AbortSignal): 
   });
 }
 
-/** A signal that never aborts, for calls made without one. */
-export const neverAborted = new AbortController().signal;
-
 /** Does nothing; used to mark promises whose rejection is deliberately ignored. */
 export function noop(): void {}
 

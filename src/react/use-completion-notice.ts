@@ -3,7 +3,7 @@ import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { isTerminalStatus } from '../protocol/records.js';
 import type { TaskName } from '../protocol/task-schemas.js';
-import type { PollingPolicyOptions } from '../state/polling-policy.js';
+import { slowestPollDelay, type PollingPolicyOptions } from '../state/polling-policy.js';
 import type { TaskJournal, TaskJournalEntry } from '../state/task-journal.js';
 import { taskResultQueryOptions } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
@@ -113,8 +113,7 @@ export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): v
       const base = taskResultQueryOptions(client, name, entry.id, {
         ...(polling ? { polling } : {}),
       });
-      const minIntervalMs = polling?.minIntervalMs ?? 1000;
-      const ceiling = Math.max(minIntervalMs, polling?.maxIntervalMs ?? 10_000);
+      const ceiling = slowestPollDelay(polling);
       type PolicyInterval = Extract<typeof base.refetchInterval, (...args: never[]) => unknown>;
       return {
         ...base,

@@ -57,6 +57,12 @@ export function pollStopReason(
   return undefined;
 }
 
+/** The longest delay between two polls while the task runs: `maxIntervalMs`, never below the floor. */
+export function slowestPollDelay(options: PollingPolicyOptions = {}): number {
+  const minIntervalMs = options.minIntervalMs ?? defaults.minIntervalMs;
+  return Math.max(minIntervalMs, options.maxIntervalMs ?? defaults.maxIntervalMs);
+}
+
 /**
  * The delay before the next poll in milliseconds, or `false` when polling is over.
  *
@@ -70,7 +76,7 @@ export function nextPollDelay(
 ): number | false {
   if (pollStopReason(state, options) !== undefined) return false;
   const minIntervalMs = options.minIntervalMs ?? defaults.minIntervalMs;
-  const maxIntervalMs = Math.max(minIntervalMs, options.maxIntervalMs ?? defaults.maxIntervalMs);
+  const maxIntervalMs = slowestPollDelay(options);
   let delay: number;
   if (state.errorCount > 0) {
     const maxBackoffMs = Math.max(minIntervalMs, options.maxBackoffMs ?? defaults.maxBackoffMs);
