@@ -51,30 +51,54 @@ export default tseslint.config(
   // and the reference service reach only the protocol; the state machines reach the client and the
   // protocol; React lives in react/ and components/ alone, and components never touch the transport.
   // taskwire/testing reaches the protocol, the client and the reference service, React only in
-  // render-with-taskwire.tsx (with the provider of react/), and nothing else imports it.
+  // render-with-taskwire.tsx (with the provider of react/), and nothing else imports it. A locale
+  // (taskwire/locales/*) is data: it reaches only the components' messages. taskwire/devtools sits on
+  // top (client, state, react, components) and nothing of the package imports it.
   ...boundary('src/protocol/**', 'src/protocol imports nothing else of the package', [
-    ...layers('client', 'state', 'react', 'components', 'reference', 'testing'),
+    ...layers(
+      'client',
+      'state',
+      'react',
+      'components',
+      'reference',
+      'testing',
+      'devtools',
+      'locales',
+    ),
     ...reactPackages,
   ]),
   ...boundary('src/client/**', 'src/client reaches only src/protocol', [
-    ...layers('state', 'react', 'components', 'reference', 'testing'),
+    ...layers('state', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
     ...reactPackages,
   ]),
   ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
-    ...layers('react', 'components', 'reference', 'testing'),
+    ...layers('react', 'components', 'reference', 'testing', 'devtools', 'locales'),
     ...reactPackages,
   ]),
   ...boundary('src/reference/**', 'src/reference reaches only src/protocol', [
-    ...layers('client', 'state', 'react', 'components', 'testing'),
+    ...layers('client', 'state', 'react', 'components', 'testing', 'devtools', 'locales'),
     ...reactPackages,
   ]),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
-    ...layers('client', 'react', 'reference', 'testing'),
+    ...layers('client', 'react', 'reference', 'testing', 'devtools', 'locales'),
   ]),
   ...boundary('src/react/**', 'nothing of the package imports taskwire/testing', [
-    ...layers('testing'),
+    ...layers('testing', 'devtools', 'locales'),
   ]),
-  ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', ['./testing/*']),
+  ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', [
+    './testing/*',
+    './devtools/*',
+    './locales/*',
+  ]),
+  ...boundary('src/locales/**', "a locale is data: it reaches only the components' messages", [
+    ...layers('protocol', 'client', 'state', 'react', 'reference', 'testing', 'devtools'),
+    ...reactPackages,
+  ]),
+  ...boundary(
+    'src/devtools/**',
+    'taskwire/devtools never reaches the reference service or testing',
+    [...layers('reference', 'testing', 'locales')],
+  ),
   ...boundary(
     'src/testing/**',
     'src/testing reaches protocol, client and reference; React only in render-with-taskwire.tsx',

@@ -88,6 +88,8 @@ describe('the house', () => {
     expect(folders).toEqual([
       'client',
       'components',
+      'devtools',
+      'locales',
       'protocol',
       'react',
       'reference',

