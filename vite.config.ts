@@ -73,6 +73,7 @@ export default defineConfig({
             'test/client/**/*.test.ts',
             'test/react/**/*.test.{ts,tsx}',
             'test/components/**/*.test.{ts,tsx}',
+            'test/devtools/**/*.test.{ts,tsx}',
             'test/testing/**/*.test.tsx',
           ],
         },
