@@ -15,6 +15,9 @@ export const TARGET_LANGUAGE = 'fr';
 export const RENDER_FRAMES = 20;
 const RENDER_FRAME_MS = 100;
 
+/** The journal key the render panel's stream is recorded under, so a reload takes it up again. */
+export const RENDER_RESUME_KEY = 'render';
+
 /** The names of the page's parts, which the browser checks find by role and name. */
 export const PAGE = {
   translateRegion: 'Translate',
@@ -237,7 +240,10 @@ const params = { frames: ${RENDER_FRAMES}, frameMs: ${RENDER_FRAME_MS} };
 /** Streams a video render: progress, custom events, the final result and its usage. */
 export function RenderPanel() {
   const [framesSeen, setFramesSeen] = useState(0);
+  // Recorded in the provider's journal under this key: after a reload the stream is taken up again
+  // from Get Result, never posted a second time.
   const stream = useTaskStream('render-video', {
+    resumeKey: '${RENDER_RESUME_KEY}',
     onEvent: (event) => {
       if (event.type === 'event.frame-rendered') setFramesSeen((count) => Math.max(count, event.frame));
     },
@@ -270,18 +276,20 @@ export function RenderPanel() {
 const mainTsx = `import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { TaskwireProvider } from 'taskwire';
+import { createTaskJournal, TaskwireProvider } from 'taskwire';
 import 'taskwire/styles.css';
 import { RenderPanel } from './render-panel';
 import { taskClient } from './task-client';
 import { TranslatePanel } from './translate-panel';
 
 const queryClient = new QueryClient();
+// The tasks this tab starts, kept in sessionStorage (the default), so a reload does not lose them.
+const journal = createTaskJournal();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <TaskwireProvider client={taskClient}>
+      <TaskwireProvider client={taskClient} journal={journal}>
         <main>
           <h1>taskwire consumer</h1>
           <TranslatePanel />
