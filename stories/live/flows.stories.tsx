@@ -17,7 +17,8 @@ import { pastExecuteLimitSeconds } from './live-service-config.js';
 import { liveMode, liveService, liveTiming, type LiveFetch } from './live-service.js';
 import { field, previewPropsOf, tabTo, timeFor } from './live-story-tools.js';
 import { cutStreamBody } from '../../test/support/cut-stream-body.js';
-import { JsonText, TaskRecordView } from './task-record-view.js';
+import { Fact, Facts, LiveSection } from './live-screen.js';
+import { ResultSection, TaskRecordView } from './task-record-view.js';
 
 /** The demo tasks a flow can run, picked in the controls. */
 const DEMO_TASKS = [
@@ -50,17 +51,23 @@ function SubmitThenPoll({ task, params }: SubmitArgs) {
   }
   return (
     <>
-      <button
-        type="button"
-        className="taskwire-button"
-        disabled={submit.isPending}
-        onClick={() => submit.mutate({ params })}
-      >
-        Submit {task}
-      </button>
-      {submit.error && <p role="alert">{submit.error.message}</p>}
+      <div className="live-actions">
+        <button
+          type="button"
+          className="taskwire-button"
+          disabled={submit.isPending}
+          onClick={() => submit.mutate({ params })}
+        >
+          Submit {task}
+        </button>
+      </div>
+      {submit.error && (
+        <p role="alert" className="live-alert">
+          {submit.error.message}
+        </p>
+      )}
       <TaskRecordView label={task} record={result.data}>
-        <p style={{ margin: 0 }}>
+        <p className="live-note">
           {result.data ? `Get Result answers so far: ${answers.count}.` : 'Not submitted yet.'}
         </p>
       </TaskRecordView>
@@ -85,6 +92,12 @@ type Story = StoryObj<typeof meta>;
 /** Pick any demo task and params in the controls; Tab to Submit, Enter, and watch the polls. */
 export const SubmitThenPollRecord: Story = {
   name: 'Submit then poll',
+  parameters: {
+    liveScreen: {
+      summary:
+        'Submit a task with useSubmitTask, then poll its record with useTaskResult until it ends.',
+    },
+  },
   play: async ({ canvas, userEvent }) => {
     await tabTo(userEvent, canvas.getByRole('button', { name: 'Submit render-video' }));
     await userEvent.keyboard('{Enter}');
@@ -103,6 +116,12 @@ export const SubmitThenPollRecord: Story = {
 /** Submit a task that fails: the bar stops, the failure and its reason are shown as text. */
 export const FailingTask: Story = {
   name: 'A failing task',
+  parameters: {
+    liveScreen: {
+      summary:
+        'A task that fails on purpose: the bar stops, and the failure and its reason are shown.',
+    },
+  },
   args: { task: 'failing-task', params: { reason: 'OUT_OF_FRAMES' } },
   play: async ({ canvas, userEvent }) => {
     await tabTo(userEvent, canvas.getByRole('button', { name: 'Submit failing-task' }));
@@ -132,31 +151,36 @@ function StreamWithPartials({ frames, frameMs }: { frames: number; frameMs: numb
   const busy = stream.status === 'connecting' || stream.status === 'streaming';
   return (
     <>
-      <button
-        type="button"
-        className="taskwire-button"
-        disabled={busy}
-        onClick={() => {
-          setPartials([]);
-          stream.start({ frames, frameMs });
-        }}
-      >
-        Stream render-video
-      </button>
-      <p style={{ margin: 0 }}>Stream status: {stream.status}</p>
-      <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+      <div className="live-actions">
+        <button
+          type="button"
+          className="taskwire-button"
+          disabled={busy}
+          onClick={() => {
+            setPartials([]);
+            stream.start({ frames, frameMs });
+          }}
+        >
+          Stream render-video
+        </button>
+        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+        <p className="live-note">Stream status: {stream.status}</p>
+      </div>
       <TaskProgress
         label="Render video"
         status={streamDisplayStatus(stream.status)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
       />
-      <ol aria-label="Partial results">
-        {partials.map((count, index) => (
-          <li key={index}>{count} frames rendered</li>
-        ))}
-      </ol>
-      {stream.status === 'completed' && <JsonText value={stream.result} />}
+      <LiveSection heading="Partial results">
+        {partials.length === 0 && <p className="live-note">None yet.</p>}
+        <ol className="live-chips" aria-label="Partial results">
+          {partials.map((count, index) => (
+            <li key={index}>{count} frames rendered</li>
+          ))}
+        </ol>
+      </LiveSection>
+      {stream.status === 'completed' && <ResultSection value={stream.result} />}
     </>
   );
 }
@@ -164,6 +188,11 @@ function StreamWithPartials({ frames, frameMs }: { frames: number; frameMs: numb
 /** Stream render-video: progress every frame and a partial result every 5 frames, listed. */
 export const StreamWithPartialResults: Story = {
   name: 'Stream with progress and partial results',
+  parameters: {
+    liveScreen: {
+      summary: 'useTaskStream: progress on every frame, a partial result on every fifth.',
+    },
+  },
   render: () => <StreamWithPartials frames={20} frameMs={1000} />,
   play: async ({ canvas, userEvent }) => {
     await tabTo(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
@@ -193,13 +222,15 @@ function PreviewThenSubmit() {
   const result = useTaskResult('translate-text', submit.data?.id);
   return (
     <>
-      <label htmlFor={textId}>Text to translate</label>
-      <textarea
-        id={textId}
-        rows={3}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-      />
+      <div className="live-field">
+        <label htmlFor={textId}>Text to translate</label>
+        <textarea
+          id={textId}
+          rows={3}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </div>
       <CreditCostPreview {...previewPropsOf(options)} balance={10} locale="en">
         {({ state, overBudget }) => (
           <button
@@ -220,6 +251,11 @@ function PreviewThenSubmit() {
 /** The quote first, then the run; the usage table says whether it was charged as quoted. */
 export const PreviewCostThenSubmit: Story = {
   name: 'Preview cost then submit',
+  parameters: {
+    liveScreen: {
+      summary: 'The price first (useTaskOptions), then the run: was it charged as quoted?',
+    },
+  },
   render: () => <PreviewThenSubmit />,
   play: async ({ canvas, userEvent }) => {
     await expect(await canvas.findByText('1 credit', {}, timeFor(0))).toBeVisible();
@@ -241,25 +277,35 @@ function ExecuteEcho() {
   const execute = useExecuteTask('echo');
   return (
     <>
-      <label htmlFor={messageId}>Message</label>
-      <input id={messageId} value={message} onChange={(event) => setMessage(event.target.value)} />
-      <button
-        type="button"
-        className="taskwire-button"
-        disabled={execute.isPending}
-        onClick={() => execute.mutate({ params: { message } })}
-      >
-        Execute echo
-      </button>
-      <p style={{ margin: 0 }}>
-        Status: <TaskStatusBadge status={execute.data?.status ?? 'idle'} />
-      </p>
-      {execute.data && (
-        <section aria-label="Result">
-          <JsonText value={execute.data.result} />
-        </section>
+      <div className="live-field">
+        <label htmlFor={messageId}>Message</label>
+        <input
+          id={messageId}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
+      </div>
+      <div className="live-actions">
+        <button
+          type="button"
+          className="taskwire-button"
+          disabled={execute.isPending}
+          onClick={() => execute.mutate({ params: { message } })}
+        >
+          Execute echo
+        </button>
+      </div>
+      <Facts>
+        <Fact term="Status">
+          <TaskStatusBadge status={execute.data?.status ?? 'idle'} />
+        </Fact>
+      </Facts>
+      {execute.data && <ResultSection value={execute.data.result} />}
+      {execute.error && (
+        <p role="alert" className="live-alert">
+          {execute.error.message}
+        </p>
       )}
-      {execute.error && <p role="alert">{execute.error.message}</p>}
     </>
   );
 }
@@ -267,6 +313,9 @@ function ExecuteEcho() {
 /** Type a message, Execute, read the echo. */
 export const Execute: Story = {
   name: 'Execute',
+  parameters: {
+    liveScreen: { summary: 'useExecuteTask: one request, and the outcome comes in its answer.' },
+  },
   render: () => <ExecuteEcho />,
   play: async ({ canvas, userEvent }) => {
     // Under Vitest the stories reach the service over real HTTP on the test server.
@@ -291,15 +340,17 @@ function ExecutePastLimit({ seconds }: { seconds: number }) {
   const result = useTaskResult('slow-report', timedOutId);
   return (
     <>
-      <button
-        type="button"
-        className="taskwire-button"
-        disabled={execute.isPending}
-        onClick={() => execute.mutate({ params: { seconds } })}
-      >
-        Make the report
-      </button>
-      <p style={{ margin: 0 }}>
+      <div className="live-actions">
+        <button
+          type="button"
+          className="taskwire-button"
+          disabled={execute.isPending}
+          onClick={() => execute.mutate({ params: { seconds } })}
+        >
+          Make the report
+        </button>
+      </div>
+      <p className="live-note">
         {execute.isPending
           ? `Waiting for Execute (the service answers within ${liveTiming.executeTimeoutMs / 1000} s)…`
           : timedOutId
@@ -320,9 +371,15 @@ function ExecutePastLimit({ seconds }: { seconds: number }) {
 export const ExecutePastTheLimit: Story = {
   name: 'Execute past the limit, then follow',
   render: () => <ExecutePastLimit seconds={pastExecuteLimitSeconds(liveTiming)} />,
-  // The 504 is the answer this story shows; over real HTTP the browser logs it, which
-  // scripts/check-static-storybook.mjs accepts only from a story that names it here.
-  parameters: { expectedHttpErrors: [504] },
+  parameters: {
+    liveScreen: {
+      summary:
+        'Execute runs past the service’s limit; the 504 names the task, and Get Result follows it.',
+    },
+    // The 504 is the answer this story shows; over real HTTP the browser logs it, which
+    // scripts/check-static-storybook.mjs accepts only from a story that names it here.
+    expectedHttpErrors: [504],
+  },
   play: async ({ canvas, userEvent }) => {
     const nominalMs = pastExecuteLimitSeconds(liveTiming) * 1000;
     await tabTo(userEvent, canvas.getByRole('button', { name: 'Make the report' }));
@@ -355,15 +412,17 @@ function DroppedStream() {
   const stream = useTaskStream('render-video');
   return (
     <>
-      <button
-        type="button"
-        className="taskwire-button"
-        onClick={() => stream.start({ frames: 20, frameMs: 500 })}
-      >
-        Stream render-video
-      </button>
-      <p style={{ margin: 0 }}>Stream status: {stream.status}</p>
-      <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+      <div className="live-actions">
+        <button
+          type="button"
+          className="taskwire-button"
+          onClick={() => stream.start({ frames: 20, frameMs: 500 })}
+        >
+          Stream render-video
+        </button>
+        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+        <p className="live-note">Stream status: {stream.status}</p>
+      </div>
       <TaskProgress
         label="Render video"
         status={streamDisplayStatus(stream.status)}
@@ -371,8 +430,8 @@ function DroppedStream() {
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
         failureMessage={stream.error?.message}
       />
-      <p style={{ margin: 0 }}>Streams opened: {droppedStreams.streams}</p>
-      {stream.status === 'completed' && <JsonText value={stream.result} />}
+      <p className="live-note">Streams opened: {droppedStreams.streams}</p>
+      {stream.status === 'completed' && <ResultSection value={stream.result} />}
     </>
   );
 }
@@ -385,7 +444,13 @@ function DroppedStream() {
 export const DroppedStreamRecovering: Story = {
   name: 'A dropped stream recovering',
   render: () => <DroppedStream />,
-  parameters: { liveService: { wrapFetch: cutStreamsAfter(3, droppedStreams) } },
+  parameters: {
+    liveScreen: {
+      summary:
+        'The stream’s connection drops; the outcome is read with Get Result, never a second submit.',
+    },
+    liveService: { wrapFetch: cutStreamsAfter(3, droppedStreams) },
+  },
   beforeEach: () => {
     droppedStreams.streams = 0;
   },

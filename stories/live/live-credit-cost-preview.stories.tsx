@@ -25,6 +25,7 @@ function SubmitButton({ label, enabled }: { label: string; enabled: boolean }) {
 /** `translate-text` is priced by the service's Options (preflight): 1 credit per started 100 characters. */
 function TranslateTextPreview({ balance, locale }: PreviewArgs) {
   const textId = useId();
+  const lengthId = useId();
   const [text, setText] = useState('Bonjour tout le monde');
   const options = useTaskOptions(
     'translate-text',
@@ -32,14 +33,19 @@ function TranslateTextPreview({ balance, locale }: PreviewArgs) {
   );
   return (
     <>
-      <label htmlFor={textId}>Text to translate</label>
-      <textarea
-        id={textId}
-        rows={4}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-      />
-      <p style={{ margin: 0 }}>{text.length} characters</p>
+      <div className="live-field">
+        <label htmlFor={textId}>Text to translate</label>
+        <textarea
+          id={textId}
+          rows={4}
+          aria-describedby={lengthId}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <p id={lengthId} className="live-note">
+          {text.length} characters
+        </p>
+      </div>
       <CreditCostPreview {...previewPropsOf(options)} balance={balance} locale={locale}>
         {({ state, overBudget }) => (
           <SubmitButton
@@ -61,15 +67,17 @@ function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
   const options = useTaskOptions('generate-images', { prompt: 'a lighthouse at dusk', count });
   return (
     <>
-      <label htmlFor={countId}>Number of images</label>
-      <input
-        id={countId}
-        type="number"
-        min={1}
-        max={8}
-        value={countText}
-        onChange={(event) => setCountText(event.target.value)}
-      />
+      <div className="live-field">
+        <label htmlFor={countId}>Number of images</label>
+        <input
+          id={countId}
+          type="number"
+          min={1}
+          max={8}
+          value={countText}
+          onChange={(event) => setCountText(event.target.value)}
+        />
+      </div>
       <CreditCostPreview {...previewPropsOf(options)} balance={balance} locale={locale}>
         {({ state, overBudget }) => (
           <SubmitButton
@@ -102,6 +110,10 @@ type Story = StoryObj<typeof meta>;
  * new one loads); past the balance of 5 credits the Translate button is disabled.
  */
 export const TranslateText: Story = {
+  name: 'Translate text',
+  parameters: {
+    liveScreen: { summary: 'The price of a translation follows the text as you type.' },
+  },
   play: async ({ canvas, userEvent }) => {
     await expect(await canvas.findByText('1 credit', {}, timeFor(0))).toBeVisible();
     await expect(canvas.getByText('translate')).toBeVisible();
@@ -128,6 +140,10 @@ export const TranslateText: Story = {
  * With a balance of 1 credit the Generate button stays disabled.
  */
 export const GenerateImages: Story = {
+  name: 'Generate images',
+  parameters: {
+    liveScreen: { summary: 'Images are priced per image; over the balance, Generate is disabled.' },
+  },
   render: (args) => <GenerateImagesPreview {...args} />,
   args: { balance: 1 },
   play: async ({ canvas, userEvent }) => {

@@ -1,7 +1,7 @@
 /**
  * The live stories' connection to the reference service: a loader that hands out the service (same-
  * origin HTTP on the dev server, or the same service in-process in a static build), and a decorator
- * that gives each story a fresh client and QueryClient under the taskwire providers.
+ * that gives each story a fresh client and QueryClient under the taskwire providers, on its screen.
  */
 import type { Decorator, Loader } from '@storybook/react-vite';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -19,6 +19,7 @@ import {
   liveServiceTiming,
   type LiveServiceMode,
 } from './live-service-config.js';
+import { LiveScreen, type LiveScreenParameters } from './live-screen.js';
 
 // Set by the `taskwire-live-service-mode` plugin of .storybook/main.ts.
 declare const __TASKWIRE_LIVE_MODE__: string | undefined;
@@ -80,11 +81,15 @@ function LiveProviders({
   transport: found,
   wrapFetch,
   journal: withJournal,
+  heading,
+  summary,
   children,
 }: {
   transport: LiveTransport;
   wrapFetch: LiveServiceParameters['wrapFetch'];
   journal: boolean;
+  heading: string;
+  summary: string | undefined;
   children: ReactNode;
 }) {
   // Fresh per story: no cached record or quote leaks from one story (or test) into the next.
@@ -106,30 +111,39 @@ function LiveProviders({
   return (
     <QueryClientProvider client={queryClient}>
       <TaskwireProvider client={client} journal={journal}>
-        <div style={{ display: 'grid', gap: '0.75rem', maxWidth: 640 }}>
-          {children}
-          <p style={{ margin: 0, fontSize: 12 }}>
-            {found.kind === 'http'
+        <LiveScreen
+          heading={heading}
+          summary={summary}
+          note={
+            found.kind === 'http'
               ? `Live: the reference service at ${LIVE_SERVICE_PREFIX} on this server.`
-              : 'Live: the reference service running in this tab (static build).'}
-          </p>
-        </div>
+              : 'Live: the reference service running in this tab (static build).'
+          }
+        >
+          {children}
+        </LiveScreen>
       </TaskwireProvider>
     </QueryClientProvider>
   );
 }
 
-/** Puts a story under a fresh client and QueryClient talking to the live service. */
+/**
+ * Puts a story under a fresh client and QueryClient talking to the live service, on a screen
+ * headed by the story's name and `parameters.liveScreen.summary`.
+ */
 export const withLiveService: Decorator = (Story, context) => {
   const found = (context.loaded as { liveTransport?: LiveTransport }).liveTransport;
   if (!found) throw new Error('withLiveService needs liveServiceLoader in the same story.');
   const parameters = context.parameters['liveService'] as LiveServiceParameters | undefined;
+  const screen = context.parameters['liveScreen'] as LiveScreenParameters | undefined;
   return (
     <LiveProviders
       key={context.id}
       transport={found}
       wrapFetch={parameters?.wrapFetch}
       journal={parameters?.journal ?? false}
+      heading={context.name}
+      summary={screen?.summary}
     >
       <Story />
     </LiveProviders>

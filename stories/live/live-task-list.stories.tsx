@@ -12,21 +12,23 @@ function ThreeTasks() {
   const started = translate.isSuccess || report.isSuccess || failing.isSuccess;
   return (
     <>
-      <button
-        type="button"
-        className="taskwire-button"
-        disabled={translate.isPending || report.isPending || failing.isPending || started}
-        onClick={() => {
-          // One after the other, so the list's order (newest first) is known.
-          void (async () => {
-            await translate.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } });
-            await failing.mutateAsync({ params: { reason: 'OUT_OF_FRAMES' } });
-            await report.mutateAsync({ params: { seconds: 60 } });
-          })();
-        }}
-      >
-        Start three tasks
-      </button>
+      <div className="live-actions">
+        <button
+          type="button"
+          className="taskwire-button"
+          disabled={translate.isPending || report.isPending || failing.isPending || started}
+          onClick={() => {
+            // One after the other, so the list's order (newest first) is known.
+            void (async () => {
+              await translate.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } });
+              await failing.mutateAsync({ params: { reason: 'OUT_OF_FRAMES' } });
+              await report.mutateAsync({ params: { seconds: 60 } });
+            })();
+          }}
+        >
+          Start three tasks
+        </button>
+      </div>
       <TaskList locale="en" />
     </>
   );
@@ -48,6 +50,12 @@ type Story = StoryObj<typeof meta>;
  * come in, and a dismissal takes the failed one off the list (not off the service).
  */
 export const CompletedRunningFailed: Story = {
+  name: 'Completed, running and failed tasks',
+  parameters: {
+    liveScreen: {
+      summary: 'The tasks in the provider’s journal: one completes, one fails, one runs on.',
+    },
+  },
   play: async ({ canvas, userEvent }) => {
     await expect(canvas.getByText('No tasks yet.')).toBeVisible();
     await tabTo(userEvent, canvas.getByRole('button', { name: 'Start three tasks' }));

@@ -26,7 +26,7 @@ function StreamedRenderVideo({ frames, frameMs }: RenderVideoArgs) {
   const url = field(stream.result, 'url');
   return (
     <>
-      <div style={{ display: 'flex', gap: '0.5rem', alignItems: 'center' }}>
+      <div className="live-actions">
         <button
           type="button"
           className="taskwire-button"
@@ -44,12 +44,12 @@ function StreamedRenderVideo({ frames, frameMs }: RenderVideoArgs) {
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
         failureMessage={stream.failure?.message ?? stream.error?.message}
       />
-      <p style={{ margin: 0 }}>
+      <p className="live-note">
         {typeof framesSoFar === 'number'
           ? `Partial result: ${framesSoFar} of ${frames} frames rendered.`
           : 'No partial result yet.'}
       </p>
-      {typeof url === 'string' && <p style={{ margin: 0 }}>Video ready: {url}</p>}
+      {typeof url === 'string' && <p className="live-note">Video ready: {url}</p>}
       <TaskEventList label="Latest events" events={stream.events} />
     </>
   );
@@ -74,6 +74,12 @@ type Story = StoryObj<typeof meta>;
  * watch the bar fill, partial results and custom events arrive, and the task complete.
  */
 export const RenderVideoStream: Story = {
+  name: 'Render a video over a stream',
+  parameters: {
+    liveScreen: {
+      summary: 'TaskProgress driven by a live stream: progress, partial results, events.',
+    },
+  },
   play: async ({ canvas, userEvent, args }) => {
     const bar = canvas.getByRole('progressbar', { name: 'Render video' });
     await expect(bar).toHaveAttribute('aria-valuetext', 'Not started');

@@ -18,9 +18,11 @@ function GeneratedImagesUsage({ count }: GenerateImagesArgs) {
   const execute = useExecuteTask('generate-images');
   return (
     <>
-      <label htmlFor={promptId}>Prompt</label>
-      <input id={promptId} value={prompt} onChange={(event) => setPrompt(event.target.value)} />
-      <div style={{ display: 'flex', gap: '0.5rem', alignItems: 'center' }}>
+      <div className="live-field">
+        <label htmlFor={promptId}>Prompt</label>
+        <input id={promptId} value={prompt} onChange={(event) => setPrompt(event.target.value)} />
+      </div>
+      <div className="live-actions">
         <button
           type="button"
           className="taskwire-button"
@@ -33,7 +35,11 @@ function GeneratedImagesUsage({ count }: GenerateImagesArgs) {
           status={execute.isPending ? 'running' : (execute.data?.status ?? 'idle')}
         />
       </div>
-      {execute.error && <p role="alert">{execute.error.message}</p>}
+      {execute.error && (
+        <p role="alert" className="live-alert">
+          {execute.error.message}
+        </p>
+      )}
       {execute.data && <UsageBreakdown usage={execute.data.usage} locale="en" />}
     </>
   );
@@ -56,6 +62,12 @@ type Story = StoryObj<typeof meta>;
  * the total.
  */
 export const GenerateImagesCharge: Story = {
+  name: 'What generating images charged',
+  parameters: {
+    liveScreen: {
+      summary: 'What a finished run charged, tool by tool; a failed step costs nothing.',
+    },
+  },
   play: async ({ canvas, userEvent, args }) => {
     await tabTo(userEvent, canvas.getByRole('button', { name: `Generate ${args.count} images` }));
     await userEvent.keyboard(' ');

@@ -7,23 +7,29 @@ import {
   type OptionsResult,
   type TaskRecord,
 } from '../../src/index.js';
+import { Fact, Facts, LiveSection } from './live-screen.js';
 import { field } from './live-story-tools.js';
 
 /** How many of a record's custom events are listed. */
 const LATEST_EVENTS = 6;
 
 /** A JSON value as text, for results whose shape the story does not know. */
-export function JsonText({ value }: { value: unknown }) {
+function JsonText({ value }: { value: unknown }) {
+  return <pre className="live-code live-code--block">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+/** A task's result under the heading "Result" (a region of that name), as JSON text. */
+export function ResultSection({ value }: { value: unknown }) {
   return (
-    <pre style={{ margin: 0, whiteSpace: 'pre-wrap', fontSize: 13 }}>
-      {JSON.stringify(value, null, 2)}
-    </pre>
+    <LiveSection heading="Result">
+      <JsonText value={value} />
+    </LiveSection>
   );
 }
 
 /**
- * Everything a task page shows of one TaskRecord (as `useTaskResult` polls it): status badge,
- * progress, result or failure, usage and custom events.
+ * Everything a task page shows of one TaskRecord (as `useTaskResult` polls it): status badge and
+ * task id, progress, result or failure, usage and custom events.
  */
 export function TaskRecordView({
   label,
@@ -46,9 +52,16 @@ export function TaskRecordView({
   const message = failed ? field(record.result, 'message') : undefined;
   return (
     <>
-      <p style={{ margin: 0 }}>
-        Status: <TaskStatusBadge status={status} />
-      </p>
+      <Facts>
+        <Fact term="Status">
+          <TaskStatusBadge status={status} />
+        </Fact>
+        {record && (
+          <Fact term="Task">
+            <code className="live-code">{record.id}</code>
+          </Fact>
+        )}
+      </Facts>
       {children}
       <TaskProgress
         label={label}
@@ -57,12 +70,8 @@ export function TaskRecordView({
         estimatedSecondsLeft={record?.progress.estimatedSecondsLeft ?? null}
         failureMessage={typeof message === 'string' ? message : undefined}
       />
-      {typeof reason === 'string' && <p style={{ margin: 0 }}>Reason: {reason}</p>}
-      {record?.status === 'COMPLETED' && (
-        <section aria-label="Result">
-          <JsonText value={record.result} />
-        </section>
-      )}
+      {typeof reason === 'string' && <p className="live-alert">Reason: {reason}</p>}
+      {record?.status === 'COMPLETED' && <ResultSection value={record.result} />}
       {record?.status === 'COMPLETED' && (
         <UsageBreakdown usage={record.usage} {...(quote ? { quote } : {})} />
       )}
