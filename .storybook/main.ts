@@ -31,7 +31,9 @@ function liveServiceMode(): Plugin {
 
 // Written by hand: `storybook init` asks for an unpublished version and runs `playwright install`.
 const config: StorybookConfig = {
-  stories: ['../stories/**/*.mdx', '../stories/**/*.stories.@(ts|tsx)'],
+  // api-reference/ holds the API reference pages, written from the doc comments by
+  // scripts/build-api-docs.mjs, which `npm start` and `npm run build-storybook` run first.
+  stories: ['../stories/**/*.mdx', '../stories/**/*.stories.@(ts|tsx)', '../api-reference/*.mdx'],
   addons: ['@storybook/addon-docs', '@storybook/addon-a11y', '@storybook/addon-vitest'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true },

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /* global process, console, performance, setTimeout, fetch, URL -- a Node script, linted by the shared config without Node globals for .mjs */
-// Opens every story of the static Storybook in Chromium and fails when one logs a console error,
-// throws, gets a 4xx or 5xx answer, has a request fail, or ends in error (its play function or its
-// axe check, which `a11y.test: 'error'` turns into a failure). The static build is what people get
+// Opens every story and every docs page (the guides, the API reference) of the static Storybook in
+// Chromium and fails when one logs a console error, throws, gets a 4xx or 5xx answer, has a request
+// fail, or ends in error (a story's play function or its axe check, which `a11y.test: 'error'` turns
+// into a failure; a docs page that never finishes rendering). The static build is what people get
 // offline, and nothing else runs it: `vitest --project storybook` runs the stories on a dev server.
 //
 // Two things are not failures: a request the page aborted itself (a stale quote or poll cancelled,
 // a stream the story cuts), and an HTTP error a story causes on purpose and names in its
 // `parameters.expectedHttpErrors` (Execute past its limit answers 504 over real HTTP on a dev server).
 //
-//   node scripts/check-static-storybook.mjs               builds storybook-static, then checks it
+//   node scripts/check-static-storybook.mjs               builds the API reference and storybook-static
+//                                                         (as `npm run build-storybook`), then checks it
 //   node scripts/check-static-storybook.mjs --no-build    checks the storybook-static already built
 //   node scripts/check-static-storybook.mjs --url URL     checks a running Storybook (`npm start`)
 //
@@ -28,10 +30,12 @@ const staticDirectory = join(root, 'storybook-static');
 
 /** Stories checked at once: each waits on its own timers, so a few pages overlap well on 2 cores. */
 const CONCURRENCY = 4;
-/** Longest a story may take to finish (its play function included) before it counts as failed. */
+/** Longest a story may take to finish (its play function included), or a docs page to render. */
 const STORY_TIMEOUT_MS = 60_000;
 /** How long a page stays open after its story finished, for errors that come just after. */
 const SETTLE_MS = 250;
+/** The same for a docs page: the stories it shows (live ones load the service) render after it. */
+const DOCS_SETTLE_MS = 1500;
 
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -61,6 +65,14 @@ function parseArguments(argv) {
 
 function buildStorybook() {
   const started = performance.now();
+  // The API reference pages (api-reference/) must exist before Storybook indexes its docs.
+  const apiDocs = spawnSync(process.execPath, [join(root, 'scripts', 'build-api-docs.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (apiDocs.status !== 0) {
+    throw new Error(`build-api-docs.mjs exited with ${apiDocs.status ?? apiDocs.signal}.`);
+  }
   const result = spawnSync(join(root, 'node_modules', '.bin', 'storybook'), ['build', '--quiet'], {
     cwd: root,
     encoding: 'utf8',
@@ -96,18 +108,20 @@ async function serveStatic(directory) {
 }
 
 /**
- * The ids of the stories (not the docs pages) in the Storybook at `baseUrl`, the live ones first:
- * they wait on the service's timers (Execute past its 20 s limit is the longest), so starting them
- * early lets the quick ones fill the other pages meanwhile.
+ * The stories and the docs pages of the Storybook at `baseUrl`, as `{ id, type }`, the live stories
+ * first: they wait on the service's timers (Execute past its 20 s limit is the longest), so
+ * starting them early lets the quick ones fill the other pages meanwhile.
  */
-async function storyIds(baseUrl) {
+async function entriesToCheck(baseUrl) {
   const response = await fetch(`${baseUrl}/index.json`);
   if (!response.ok) throw new Error(`${baseUrl}/index.json answered ${response.status}.`);
   const index = await response.json();
-  const stories = Object.values(index.entries).filter((entry) => entry.type === 'story');
-  const isLive = (entry) => entry.importPath.includes('/live/');
-  return [...stories.filter(isLive), ...stories.filter((entry) => !isLive(entry))].map(
-    (entry) => entry.id,
+  const entries = Object.values(index.entries).filter(
+    (entry) => entry.type === 'story' || entry.type === 'docs',
+  );
+  const isLive = (entry) => entry.type === 'story' && entry.importPath.includes('/live/');
+  return [...entries.filter(isLive), ...entries.filter((entry) => !isLive(entry))].map(
+    ({ id, type }) => ({ id, type }),
   );
 }
 
@@ -119,8 +133,8 @@ function shortened(text) {
 
 /**
  * Runs before the page's scripts: catches Storybook's channel when the preview creates it, and
- * keeps the STORY_FINISHED event (emitted once the play function and the axe check have run) and
- * every error event before it. A static build sets `throwPlayFunctionExceptions: false`, so a play
+ * keeps the STORY_FINISHED event (emitted once the play function and the axe check have run), the
+ * DOCS_RENDERED event of a docs page, and every error event before them. A static build sets `throwPlayFunctionExceptions: false`, so a play
  * function that fails still finishes with `success`, and only its own event tells.
  */
 function watchStory() {
@@ -139,11 +153,17 @@ function watchStory() {
     get: () => channel,
     set(value) {
       channel = value;
+      // A docs page prepares each story it shows: the errors any of them expects are expected.
       value.on('storyPrepared', (event) => {
-        globalThis.__taskwireExpectedHttpErrors = event?.parameters?.expectedHttpErrors ?? [];
+        globalThis.__taskwireExpectedHttpErrors.push(
+          ...(event?.parameters?.expectedHttpErrors ?? []),
+        );
       });
       value.on('storyFinished', (event) => {
         globalThis.__taskwireStoryFinished = event;
+      });
+      value.on('docsRendered', () => {
+        globalThis.__taskwireStoryFinished = { status: 'success', docs: true };
       });
       for (const name of errorEvents) {
         value.on(name, (payload) => {
@@ -167,8 +187,8 @@ function isBrowserFavicon(url) {
   return Boolean(url) && new URL(url).pathname === '/favicon.ico';
 }
 
-/** What went wrong while one story ran: an empty list when nothing did. */
-async function checkStory(context, baseUrl, id) {
+/** What went wrong while one story or docs page ran: an empty list when nothing did. */
+async function checkEntry(context, baseUrl, { id, type }) {
   const problems = [];
   // HTTP errors are judged once the story has said which it expects (`storyPrepared`).
   const httpErrors = [];
@@ -198,7 +218,8 @@ async function checkStory(context, baseUrl, id) {
   });
   const started = performance.now();
   try {
-    await page.goto(`${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story`);
+    const viewMode = type === 'docs' ? 'docs' : 'story';
+    await page.goto(`${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=${viewMode}`);
     const handle = await page.waitForFunction(() => globalThis.__taskwireStoryFinished, null, {
       timeout: STORY_TIMEOUT_MS,
       polling: 100,
@@ -213,7 +234,8 @@ async function checkStory(context, baseUrl, id) {
         });
       problems.push(`finished with status ${finished.status} ${reports.join('; ')}`.trim());
     }
-    await new Promise((resolveSettle) => setTimeout(resolveSettle, SETTLE_MS));
+    const settle = type === 'docs' ? DOCS_SETTLE_MS : SETTLE_MS;
+    await new Promise((resolveSettle) => setTimeout(resolveSettle, settle));
     const { storyErrors, expected } = await page.evaluate(() => ({
       storyErrors: globalThis.__taskwireStoryErrors,
       expected: globalThis.__taskwireExpectedHttpErrors,
@@ -228,7 +250,7 @@ async function checkStory(context, baseUrl, id) {
   // Closing aborts whatever the page still had under way; that is no failure of the story.
   page.removeAllListeners();
   await page.close();
-  return { id, seconds, problems };
+  return { id, type, seconds, problems };
 }
 
 async function main() {
@@ -252,15 +274,15 @@ async function main() {
   try {
     const context = await browser.newContext();
     await context.addInitScript(watchStory);
-    const queue = await storyIds(baseUrl);
+    const queue = await entriesToCheck(baseUrl);
     const total = queue.length;
     const worker = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        results.push(await checkStory(context, baseUrl, id));
+      for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
+        results.push(await checkEntry(context, baseUrl, entry));
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    if (results.length !== total) throw new Error(`Checked ${results.length} of ${total} stories.`);
+    if (results.length !== total) throw new Error(`Checked ${results.length} of ${total} entries.`);
   } finally {
     await browser.close();
     served?.server.close();
@@ -273,8 +295,10 @@ async function main() {
   }
   const slowest = results.reduce((slow, result) => (result.seconds > slow.seconds ? result : slow));
   const totalSeconds = ((performance.now() - started) / 1000).toFixed(1);
+  const docsPages = results.filter((result) => result.type === 'docs').length;
   console.log(
-    `${results.length - failed.length} passed, ${failed.length} failed ` +
+    `${results.length - failed.length} passed, ${failed.length} failed, of ` +
+      `${results.length - docsPages} stories and ${docsPages} docs pages ` +
       `(${options.url ?? 'storybook-static'}; ${totalSeconds} s in all, slowest ${slowest.id} ` +
       `${slowest.seconds.toFixed(1)} s).`,
   );

@@ -1,50 +1,36 @@
 /**
- * Docs are part of the feature: every name a public entry exports has a doc comment and a place in
- * the README's API reference, and the README's checked code samples are the files the type tests
- * compile. The entries are read from package.json's `exports`, so a new entry is covered at once.
+ * Docs are part of the feature: every name a public entry exports has a doc comment, and the API
+ * reference that TypeDoc generates from those comments (the Storybook's "Reference/API" pages,
+ * scripts/build-api-docs.mjs) shows it with that comment under its entry; the README's checked code
+ * samples are the files the type tests compile. The entries are read from package.json's `exports`,
+ * so a new entry is covered at once.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  convertApiReference,
+  documentationOf,
+  readApiEntries,
+  type ApiEntry,
+} from '../../scripts/api-reference.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 
-interface Entry {
-  /** The import specifier, such as `taskwire/client`. */
-  specifier: string;
-  /** The source file of the entry, relative to the root. */
-  file: string;
-}
-
 interface ExportedName {
   name: string;
-  entry: Entry;
+  entry: ApiEntry;
   /** The declaration the name resolves to, shared by every entry that re-exports it. */
   target: ts.Symbol;
 }
 
-/** The JavaScript entries of package.json's `exports`, mapped from `dist/` back to `src/`. */
-function readEntries(): Entry[] {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-    name: string;
-    exports: Record<string, string | { import?: string }>;
-  };
-  return Object.entries(manifest.exports).flatMap(([key, value]) => {
-    const built = typeof value === 'string' ? value : value.import;
-    if (built === undefined || !built.endsWith('.js')) return []; // styles.css, package.json
-    const stem = built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '');
-    const file = [`${stem}.ts`, `${stem}.tsx`].find((candidate) =>
-      existsSync(path.join(root, candidate)),
-    );
-    if (file === undefined) throw new Error(`No source file for the entry ${key} (${built}).`);
-    return [{ specifier: key === '.' ? manifest.name : manifest.name + key.slice(1), file }];
-  });
-}
-
 /** Every name (value or type) each entry exports, resolved through re-exports to its declaration. */
-function readExportedNames(entries: Entry[]): { names: ExportedName[]; checker: ts.TypeChecker } {
+function readExportedNames(entries: ApiEntry[]): {
+  names: ExportedName[];
+  checker: ts.TypeChecker;
+} {
   const configPath = path.join(root, 'tsconfig.json');
   const config = ts.getParsedCommandLineOfConfigFile(
     configPath,
@@ -81,25 +67,7 @@ function declaredIn(target: ts.Symbol): string {
   return file === undefined ? 'unknown file' : path.relative(root, file);
 }
 
-/** The text between `<!-- section:NAME -->` and `<!-- /section:NAME -->`. */
-function readmeSection(name: string): string {
-  const start = readme.indexOf(`<!-- section:${name} -->`);
-  const end = readme.indexOf(`<!-- /section:${name} -->`);
-  if (start === -1 || end < start) throw new Error(`README.md has no section:${name} markers.`);
-  return readme.slice(start, end);
-}
-
-/** The part of the API reference under the `### ` heading that names the entry (`taskwire/vite`). */
-function entryReference(api: string, specifier: string): string {
-  const parts = api.split(/^(?=### )/m);
-  const part = parts.find((candidate) => {
-    const heading = candidate.split('\n', 1)[0] ?? '';
-    return heading.startsWith('### ') && heading.includes(`\`${specifier}\``);
-  });
-  return part ?? '';
-}
-
-const entries = readEntries();
+const entries = readApiEntries(root);
 const { names, checker } = readExportedNames(entries);
 
 describe('public API', () => {
@@ -132,34 +100,31 @@ describe('public API', () => {
     expect([...undocumented.values()], 'exported names without a doc comment').toEqual([]);
   });
 
-  it("mentions every exported name in its entry's part of the README's API reference", () => {
-    const api = readmeSection('api');
-    const missing: string[] = [];
-    for (const entry of entries) {
-      if (entryReference(api, entry.specifier) === '') {
-        missing.push(`the heading "### \`${entry.specifier}\`"`);
+  describe('the generated API reference', () => {
+    let project: Awaited<ReturnType<typeof convertApiReference>>['project'];
+    beforeAll(async () => {
+      // The conversion scripts/build-api-docs.mjs renders, with typedoc.json's options.
+      ({ project } = await convertApiReference(root, { logLevel: 'Error' }));
+    }, 180_000);
+
+    it('has a page for every entry', () => {
+      expect(project, 'TypeDoc could not convert the entries').toBeDefined();
+      const pages = project?.children?.map((module) => module.name) ?? [];
+      expect(pages.sort()).toEqual(entries.map((entry) => entry.specifier).sort());
+    });
+
+    it("shows every exported name under its entry, with the name's doc comment", () => {
+      const problems: string[] = [];
+      for (const { name, entry, target } of names) {
+        const reflection = project?.getChildByName([entry.specifier, name]);
+        if (reflection === undefined) {
+          problems.push(`${name} is missing from ${entry.specifier} (${declaredIn(target)})`);
+        } else if (documentationOf(reflection) === '') {
+          problems.push(`${name} has no comment under ${entry.specifier} (${declaredIn(target)})`);
+        }
       }
-    }
-    // A name re-exported by several entries (the client's names are in `taskwire` again) needs
-    // its place under one of them.
-    // A mention is a code span that starts with the name: `name`, `name(…)`, `name<…>`, `name = …`.
-    const mentions = (text: string, name: string) =>
-      new RegExp(`\`${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text);
-    const targets = new Map<ts.Symbol, ExportedName[]>();
-    for (const exported of names) {
-      targets.set(exported.target, [...(targets.get(exported.target) ?? []), exported]);
-    }
-    for (const exports of targets.values()) {
-      const found = exports.some(({ name, entry }) =>
-        mentions(entryReference(api, entry.specifier), name),
-      );
-      if (!found) {
-        const [first] = exports;
-        const where = exports.map(({ entry }) => entry.specifier).join(' or ');
-        missing.push(`\`${first?.name}\` (under ${where})`);
-      }
-    }
-    expect(missing, 'names missing from the API reference in README.md').toEqual([]);
+      expect(problems, 'names the API reference does not document').toEqual([]);
+    });
   });
 
   it('points every in-page link of the README at one of its headings', () => {
