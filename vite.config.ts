@@ -37,6 +37,7 @@ const browserDependencies = [
   'zod/mini',
   'axe-core',
   'msw',
+  'msw/browser',
 ];
 
 // Test projects: `node` (no DOM: protocol, client, state, reference service), `jsdom` (React and the client

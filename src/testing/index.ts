@@ -1,13 +1,21 @@
 /**
  * `taskwire/testing`: what an app's own tests need to exercise its taskwire screens against the real
- * client and an in-process reference service: scripted tasks, network faults on cue, a `render` with
- * both providers, and Mock Service Worker handlers. Needs `@testing-library/react` and `msw` 2, the
- * package's optional peers; nothing in the other entries imports it.
+ * client and an in-process reference service: scripted tasks, network faults on cue, a log of the
+ * requests, a `render` and a `renderHook` with both providers, and Mock Service Worker handlers.
+ * Needs `@testing-library/react` and `msw` 2, the package's optional peers; nothing in the other
+ * entries imports it.
  */
 export { scriptTask, type ScriptStep, type ScriptTaskOptions } from './script-task.js';
 export { withFaults, type Fault } from './with-faults.js';
+export { recordRequests, type RecordedRequest, type RequestLog } from './record-requests.js';
+export type { FetchService } from './fetch-service.js';
 export {
+  renderHookWithTaskwire,
   renderWithTaskwire,
+  type TaskwireTestContext,
+  type TaskwireTestOptions,
+  type RenderHookWithTaskwireOptions,
+  type RenderHookWithTaskwireResult,
   type RenderWithTaskwireOptions,
   type RenderWithTaskwireResult,
 } from './render-with-taskwire.js';

@@ -4,11 +4,7 @@
  * answer is the service's own Response, streams included, passed on as the service writes them.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
-
-/** Anything that answers requests like the reference service does, such as `withFaults(service, …)`. */
-interface FetchService {
-  fetch(request: Request): Promise<Response>;
-}
+import type { FetchService } from './fetch-service.js';
 
 /** Options of {@link taskwireHandlers}. */
 export interface TaskwireHandlersOptions {

@@ -4,8 +4,9 @@
  * gets one, a slow answer, and a stream whose connection breaks after some events. Everything else
  * is the service's own answer, untouched.
  */
-import { matchRoute, methodOf, type Endpoint, type Route } from '../reference/match-route.js';
+import type { Endpoint } from '../reference/match-route.js';
 import { errorAnswer, cutAfterEvents, networkError } from './fault-answers.js';
+import { replaceFetch, routeOf, type FetchService } from './fetch-service.js';
 
 /**
  * One rule of {@link withFaults}. It applies to the requests of `endpoint` (and of `task`, when
@@ -38,11 +39,6 @@ export interface Fault {
   delayMs?: number;
   /** Lets exactly this many `data:` events of a stream through (comments not counted), then breaks it. */
   cutAfterEvents?: number;
-}
-
-/** Anything that answers requests like the reference service does. */
-interface FetchService {
-  fetch(request: Request): Promise<Response>;
 }
 
 const ENDPOINTS: readonly Endpoint[] = ['submit', 'result', 'stream', 'execute', 'options'];
@@ -92,20 +88,6 @@ function checkFault(fault: Fault, index: number): void {
     return undefined;
   })();
   if (problem !== undefined) throw new TypeError(`${where} ${problem}.`);
-}
-
-/**
- * The endpoint `request` names, whatever path prefix the service lives under: the prefix is what
- * stands before the endpoint's own three (or, for Get Result, four) path segments. Requests with
- * another method (a CORS preflight) name none.
- */
-function routeOf(request: Request): Route | undefined {
-  const { pathname } = new URL(request.url);
-  const segments = pathname.split('/');
-  const depth = segments.at(-1) === 'result' ? 4 : 3;
-  if (segments.length <= depth) return undefined;
-  const route = matchRoute(pathname, segments.slice(0, -depth).join('/'));
-  return route !== undefined && request.method === methodOf(route.endpoint) ? route : undefined;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
@@ -190,11 +172,5 @@ export function withFaults<Service extends FetchService>(
     }
     return chosen === undefined ? service.fetch(request) : answerWith(service, request, chosen);
   };
-  return new Proxy(service, {
-    get(target, key) {
-      if (key === 'fetch') return fetch;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
+  return replaceFetch(service, fetch, {});
 }

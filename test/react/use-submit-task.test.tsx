@@ -1,26 +1,26 @@
-import { act, render, renderHook, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSubmitTask } from '../../src/react/index.js';
-import { createHarness, losingAnswers } from './harness.js';
+import { renderHookWithTaskwire, renderWithTaskwire } from '../../src/testing/index.js';
+import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 
-let harness: ReturnType<typeof createHarness>;
-afterEach(() => harness.close());
+afterEach(closeHookTestServices);
 
 describe('useSubmitTask', () => {
   it('submits a task and returns its id', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    const { options } = hookTestService();
+    const { result, client } = renderHookWithTaskwire(() => useSubmitTask('echo'), options);
     act(() => result.current.mutate({ params: { message: 'hi' } }));
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data).toEqual({ id: expect.any(String), status: 'ACCEPTED' });
-    const record = await harness.client.getResult('echo', result.current.data?.id ?? '');
+    const record = await client.getResult('echo', result.current.data?.id ?? '');
     expect(record.id).toBe(result.current.data?.id);
   });
 
   it('makes one task of a double click with the same params', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    const { options, count } = hookTestService();
+    const { result } = renderHookWithTaskwire(() => useSubmitTask('echo'), options);
     let first: Promise<{ id: string }> | undefined;
     let second: Promise<{ id: string }> | undefined;
     act(() => {
@@ -29,11 +29,11 @@ describe('useSubmitTask', () => {
     });
     const [a, b] = await Promise.all([first, second]);
     expect(a?.id).toBe(b?.id);
-    expect(harness.count(/^POST .*\/submit$/)).toBe(1);
+    expect(count('submit')).toBe(1);
   });
 
   it('makes one task of a StrictMode double effect', async () => {
-    harness = createHarness();
+    const { options, count } = hookTestService();
     const ids: string[] = [];
     function SubmitOnMount() {
       const { mutate } = useSubmitTask('echo');
@@ -42,56 +42,51 @@ describe('useSubmitTask', () => {
       }, [mutate]);
       return null;
     }
-    render(
+    renderWithTaskwire(
       <StrictMode>
         <SubmitOnMount />
       </StrictMode>,
-      { wrapper: harness.wrapper },
+      options,
     );
     await waitFor(() => expect(ids.length).toBeGreaterThan(0));
     expect(new Set(ids).size).toBe(1);
-    expect(harness.count(/^POST .*\/submit$/)).toBe(1);
+    expect(count('submit')).toBe(1);
   });
 
   it('retries a lost answer with the same key, so the service keeps one task', async () => {
-    harness = createHarness();
-    const keys: Array<string | null> = [];
-    const inner = harness.transport;
-    const losing = losingAnswers((request) => {
-      keys.push(request.headers.get('idempotency-key'));
-      return inner(request);
-    }, 1);
-    harness.transport = losing;
-    const { result } = renderHook(() => useSubmitTask('echo', { retry: 3 }), {
-      wrapper: harness.wrapper,
+    const { options, served } = hookTestService({
+      faults: [{ endpoint: 'submit', request: 1, lostAnswer: true }],
     });
+    const { result } = renderHookWithTaskwire(() => useSubmitTask('echo', { retry: 3 }), options);
     act(() => result.current.mutate({ params: { message: 'flaky' } }));
     await waitFor(() => expect(result.current.isSuccess).toBe(true), { timeout: 5000 });
+    const keys = served.requests.map((request) => request.idempotencyKey);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
     // The service had created the task before the answer was lost, and answered the retry with it.
-    expect(losing.lost).toEqual([
-      { status: 'success', response: { id: result.current.data?.id, status: 'ACCEPTED' } },
-    ]);
+    expect(served.requests[0]?.answer?.body).toEqual({
+      status: 'success',
+      response: { id: result.current.data?.id, status: 'ACCEPTED' },
+    });
   });
 
   it('gives separate calls separate keys and tasks', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    const { options } = hookTestService();
+    const { result } = renderHookWithTaskwire(() => useSubmitTask('echo'), options);
     const a = await act(() => result.current.mutateAsync({ params: { message: 'a' } }));
     const b = await act(() => result.current.mutateAsync({ params: { message: 'a' } }));
     expect(a.id).not.toBe(b.id);
   });
 
   it('reports a refused submit as a typed error and does not retry it', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useSubmitTask('echo'), { wrapper: harness.wrapper });
+    const { options, count } = hookTestService();
+    const { result } = renderHookWithTaskwire(() => useSubmitTask('echo'), options);
     act(() => result.current.mutate({ params: { message: 42 as unknown as string } }));
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error?.name).toBe('TaskwireError');
     expect(result.current.failureCount).toBe(1);
     // The typed client checks params against the task's schema before sending anything.
-    expect(harness.count(/submit$/)).toBe(0);
+    expect(count('submit')).toBe(0);
   });
 });

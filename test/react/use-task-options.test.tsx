@@ -1,29 +1,30 @@
-import { act, renderHook } from '@testing-library/react';
+import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskOptions } from '../../src/react/index.js';
-import { createHarness } from './harness.js';
+import { renderHookWithTaskwire } from '../../src/testing/index.js';
+import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 
-let harness: ReturnType<typeof createHarness>;
+let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {
   vi.useFakeTimers({
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
   });
 });
 afterEach(async () => {
-  await harness.close();
+  await closeHookTestServices();
   vi.useRealTimers();
 });
 
-const optionsCalls = () => harness.count(/^POST .*\/options$/);
+const optionsCalls = () => setUp.count('options');
 const settle = () => act(() => vi.advanceTimersByTimeAsync(50));
 
 describe('useTaskOptions', () => {
   it('prices the first params at once', async () => {
-    harness = createHarness();
-    const { result } = renderHook(
+    setUp = hookTestService();
+    const { result } = renderHookWithTaskwire(
       () => useTaskOptions('generate-images', { prompt: 'a cat', count: 3 }),
       {
-        wrapper: harness.wrapper,
+        ...setUp.options,
       },
     );
     await settle();
@@ -36,25 +37,19 @@ describe('useTaskOptions', () => {
   });
 
   it('answers {} for a task without monetization', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useTaskOptions('echo', { message: 'hi' }), {
-      wrapper: harness.wrapper,
+    setUp = hookTestService();
+    const { result } = renderHookWithTaskwire(() => useTaskOptions('echo', { message: 'hi' }), {
+      ...setUp.options,
     });
     await settle();
     expect(result.current.data).toEqual({});
   });
 
   it('debounces while params change and asks once for the params that held still', async () => {
-    harness = createHarness();
-    const sent: unknown[] = [];
-    const inner = harness.transport;
-    harness.transport = async (request) => {
-      sent.push((await request.clone().json()).params);
-      return inner(request);
-    };
-    const view = renderHook(
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
       ({ text }) => useTaskOptions('translate-text', { text, targetLanguage: 'fr' }),
-      { wrapper: harness.wrapper, initialProps: { text: 'H' } },
+      { ...setUp.options, initialProps: { text: 'H' } },
     );
     await settle();
     for (const text of ['He', 'Hel', 'Hell', 'Hello']) {
@@ -65,6 +60,9 @@ describe('useTaskOptions', () => {
       true,
     );
     await act(() => vi.advanceTimersByTimeAsync(300));
+    const sent = setUp.service.requests.map(
+      (request) => (request.body as { params: unknown }).params,
+    );
     expect(sent).toEqual([
       { text: 'H', targetLanguage: 'fr' },
       { text: 'Hello', targetLanguage: 'fr' },
@@ -73,21 +71,13 @@ describe('useTaskOptions', () => {
   });
 
   it('keeps the previous quote while the next one loads', async () => {
-    harness = createHarness();
-    // The second quote is held at the transport until the test lets it through, so the loading
-    // state is certain to be seen.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const inner = harness.transport;
-    harness.transport = async (request) => {
-      const body = request.url.endsWith('/options') ? await request.clone().json() : undefined;
-      if (body?.params.count === 2) await held;
-      return inner(request);
-    };
-    const view = renderHook(
+    // The second quote's answer is held back half a second (on the fake clock), so the loading state
+    // is certain to be seen.
+    setUp = hookTestService({ faults: [{ endpoint: 'options', request: 2, delayMs: 500 }] });
+    const view = renderHookWithTaskwire(
       ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
       {
-        wrapper: harness.wrapper,
+        ...setUp.options,
         initialProps: { count: 1 },
       },
     );
@@ -99,8 +89,7 @@ describe('useTaskOptions', () => {
     expect(view.result.current.isFetching).toBe(true);
     expect(view.result.current.isPlaceholderData).toBe(true);
     expect(view.result.current.data).toBe(first);
-    release();
-    await settle();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(view.result.current.isPlaceholderData).toBe(false);
     expect(view.result.current.data).toEqual(
       expect.objectContaining({ credits: expect.any(Number) }),
@@ -109,9 +98,9 @@ describe('useTaskOptions', () => {
   });
 
   it('asks once per distinct params, by content', async () => {
-    harness = createHarness();
-    const view = renderHook(({ params }) => useTaskOptions('translate-text', params), {
-      wrapper: harness.wrapper,
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(({ params }) => useTaskOptions('translate-text', params), {
+      ...setUp.options,
       initialProps: { params: { text: 'Hi', targetLanguage: 'de' } },
     });
     await settle();
@@ -125,11 +114,11 @@ describe('useTaskOptions', () => {
   });
 
   it('sends nothing while params are undefined or fail the task’s schema', async () => {
-    harness = createHarness();
-    const view = renderHook(
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
       ({ params }) =>
         useTaskOptions('translate-text', params as { text: string; targetLanguage: string }),
-      { wrapper: harness.wrapper, initialProps: { params: undefined as unknown } },
+      { ...setUp.options, initialProps: { params: undefined as unknown } },
     );
     await act(() => vi.advanceTimersByTimeAsync(600));
     view.rerender({ params: { text: 42 } });
@@ -139,10 +128,10 @@ describe('useTaskOptions', () => {
   });
 
   it('is in error with INVALID_PARAMS for params that fail the schema, never pending', async () => {
-    harness = createHarness();
-    const view = renderHook(
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
       ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
-      { wrapper: harness.wrapper, initialProps: { count: 80 } },
+      { ...setUp.options, initialProps: { count: 80 } },
     );
     await settle();
     expect(view.result.current.status).toBe('error');
@@ -152,10 +141,10 @@ describe('useTaskOptions', () => {
   });
 
   it('shows no earlier quote as current once the params become invalid', async () => {
-    harness = createHarness();
-    const view = renderHook(
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
       ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
-      { wrapper: harness.wrapper, initialProps: { count: 2 } },
+      { ...setUp.options, initialProps: { count: 2 } },
     );
     await settle();
     expect(view.result.current.data?.credits).toEqual(expect.any(Number));

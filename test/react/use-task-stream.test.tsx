@@ -1,37 +1,42 @@
-import { act, render, renderHook, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { Profiler, StrictMode, useEffect } from 'react';
-import * as z from 'zod/mini';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { taskwireKeys, useTaskResult, useTaskStream } from '../../src/react/index.js';
-import { defineTask } from '../../src/reference/index.js';
-import { createHarness, cuttingStreams } from './harness.js';
+import { demoTasks } from '../../src/reference/index.js';
+import {
+  renderHookWithTaskwire,
+  renderWithTaskwire,
+  scriptTask,
+  type ScriptStep,
+} from '../../src/testing/index.js';
+import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 
-let harness: ReturnType<typeof createHarness>;
-afterEach(() => harness.close());
+let setUp: ReturnType<typeof hookTestService>;
+afterEach(closeHookTestServices);
 
-const posts = () => harness.count(/^POST .*\/stream$/);
-const gets = () => harness.count(/^GET .*\/result$/);
+const posts = () => setUp.count('stream');
+const gets = () => setUp.count('result');
 
-/** A task that sends `count` progress events, each in a chunk of its own or all in one burst. */
-const burstTask = defineTask({
-  name: 'burst',
-  params: z.object({ count: z.number(), spread: z.boolean() }),
-  run: async (context, { count, spread }) => {
-    for (let index = 1; index <= count; index += 1) {
-      context.progress((index / count) * 100, 1);
-      if (spread) await context.sleep(1);
-    }
-    return { count };
-  },
-});
+/** `count` progress events, each after a wait of 1 ms (`spread`, so each is a chunk of its own) or all in one burst. */
+function progressSteps(count: number, spread: boolean): ScriptStep[] {
+  return Array.from({ length: count }, (_, index) => [
+    { progress: [((index + 1) / count) * 100, 1] } as const,
+    ...(spread ? [{ wait: 1 }] : []),
+  ]).flat();
+}
+const burstTask = scriptTask('burst', [
+  ...progressSteps(10_000, false),
+  { complete: { count: 10_000 } },
+]);
+const spreadTask = scriptTask('spread', [...progressSteps(5, true), { complete: { count: 5 } }]);
 
 describe('useTaskStream', () => {
   it('streams progress, partial results and events to completion', async () => {
-    harness = createHarness();
+    setUp = hookTestService();
     const seen: string[] = [];
-    const { result } = renderHook(
+    const { result } = renderHookWithTaskwire(
       () => useTaskStream('render-video', { onEvent: (event) => seen.push(event.type) }),
-      { wrapper: harness.wrapper },
+      setUp.options,
     );
     expect(result.current.status).toBe('idle');
     act(() => result.current.start({ frames: 10, frameMs: 20 }));
@@ -48,29 +53,25 @@ describe('useTaskStream', () => {
   });
 
   it('writes the finished record into the cache useTaskResult reads, with Get Result’s event ids', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useTaskStream('render-video'), {
-      wrapper: harness.wrapper,
-    });
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(() => useTaskStream('render-video'), setUp.options);
+    const { result } = view;
     act(() => result.current.start({ frames: 3, frameMs: 10 }));
     await waitFor(() => expect(result.current.status).toBe('completed'));
     const id = result.current.taskId ?? '';
-    const watcher = renderHook(() => useTaskResult('render-video', id), {
-      wrapper: harness.wrapper,
-    });
+    // Beside the stream: the same client and QueryClient.
+    const watcher = renderHookWithTaskwire(() => useTaskResult('render-video', id), view);
     expect(watcher.result.current.data?.status).toBe('COMPLETED');
     expect(gets()).toBe(0);
-    const fromService = await harness.client.getResult('render-video', id);
+    const fromService = await view.client.getResult('render-video', id);
     expect(watcher.result.current.data?.events).toEqual(fromService.events);
     expect(watcher.result.current.data?.usage).toEqual(fromService.usage);
     expect(watcher.result.current.data?.result).toEqual(fromService.result);
   });
 
   it('reports a failed task as data', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useTaskStream('failing-task'), {
-      wrapper: harness.wrapper,
-    });
+    setUp = hookTestService();
+    const { result } = renderHookWithTaskwire(() => useTaskStream('failing-task'), setUp.options);
     act(() => result.current.start({ reason: 'OUT_OF_PAPER' }));
     await waitFor(() => expect(result.current.status).toBe('failed'));
     expect(result.current.failure).toMatchObject({ status: 'error', reason: 'OUT_OF_PAPER' });
@@ -78,41 +79,36 @@ describe('useTaskStream', () => {
   });
 
   it('leaves a failed stream’s record to Get Result, since task.failed carries no usage', async () => {
-    const chargeThenFail = defineTask({
-      name: 'charge-then-fail',
-      params: z.object({}),
-      run: (context) => {
-        context.charge({ toolId: 'gpu', price: 3, amount: 2 });
-        return context.fail('OUT_OF_MEMORY', 'The GPU ran out of memory.');
-      },
-    });
-    harness = createHarness({ tasks: [chargeThenFail] });
-    const { result } = renderHook(() => useTaskStream('charge-then-fail' as 'echo'), {
-      wrapper: harness.wrapper,
-    });
+    const chargeThenFail = scriptTask('charge-then-fail', [
+      { charge: { toolId: 'gpu', price: 3, amount: 2 } },
+      { fail: { reason: 'OUT_OF_MEMORY', message: 'The GPU ran out of memory.' } },
+    ]);
+    setUp = hookTestService({ tasks: [...demoTasks, chargeThenFail] });
+    const view = renderHookWithTaskwire(
+      () => useTaskStream('charge-then-fail' as 'echo'),
+      setUp.options,
+    );
+    const { result } = view;
     act(() => result.current.start({} as { message: string }));
     await waitFor(() => expect(result.current.status).toBe('failed'));
     const id = result.current.taskId ?? '';
-    const watcher = renderHook(() => useTaskResult('charge-then-fail' as 'echo', id), {
-      wrapper: harness.wrapper,
-    });
+    const watcher = renderHookWithTaskwire(
+      () => useTaskResult('charge-then-fail' as 'echo', id),
+      view,
+    );
     await waitFor(() => expect(watcher.result.current.data?.status).toBe('FAILED'));
     expect(gets()).toBe(1);
     expect(watcher.result.current.data?.usage?.credits).toBe(6);
   });
 
   it('recovers a dropped stream by polling, with exactly one POST', async () => {
-    harness = createHarness();
-    harness.transport = cuttingStreams(harness.transport, 2);
+    setUp = hookTestService({ faults: [{ endpoint: 'stream', cutAfterEvents: 2 }] });
     const statuses: string[] = [];
-    const { result } = renderHook(
-      () => {
-        const stream = useTaskStream('render-video', { polling: { minIntervalMs: 20 } });
-        statuses.push(stream.status);
-        return stream;
-      },
-      { wrapper: harness.wrapper },
-    );
+    const { result } = renderHookWithTaskwire(() => {
+      const stream = useTaskStream('render-video', { polling: { minIntervalMs: 20 } });
+      statuses.push(stream.status);
+      return stream;
+    }, setUp.options);
     act(() => result.current.start({ frames: 10, frameMs: 20 }));
     await waitFor(() => expect(result.current.status).toBe('completed'), { timeout: 5000 });
     expect(statuses).toContain('recovering');
@@ -122,22 +118,24 @@ describe('useTaskStream', () => {
   });
 
   it('shares the poll of a useTaskResult of the same task while recovering', async () => {
-    harness = createHarness();
-    const cutting = cuttingStreams(harness.transport, 2);
+    setUp = hookTestService({ faults: [{ endpoint: 'stream', cutAfterEvents: 2 }] });
+    // Measures, faults nothing: how many Get Results are in flight at once.
     let inFlight = 0;
     let mostInFlight = 0;
-    harness.transport = async (request) => {
-      if (request.method !== 'GET') return cutting(request);
-      inFlight += 1;
-      mostInFlight = Math.max(mostInFlight, inFlight);
-      try {
-        return await cutting(request);
-      } finally {
-        inFlight -= 1;
-      }
+    const measured = {
+      async fetch(request: Request) {
+        if (request.method !== 'GET') return setUp.service.fetch(request);
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        try {
+          return await setUp.service.fetch(request);
+        } finally {
+          inFlight -= 1;
+        }
+      },
     };
     const polling = { minIntervalMs: 20 };
-    const { result } = renderHook(
+    const { result, client, queryClient } = renderHookWithTaskwire(
       () => {
         const stream = useTaskStream('render-video', { polling });
         const watched = useTaskResult(
@@ -149,19 +147,17 @@ describe('useTaskStream', () => {
         );
         return { stream, watched };
       },
-      { wrapper: harness.wrapper },
+      { ...setUp.options, service: measured },
     );
     act(() => result.current.stream.start({ frames: 10, frameMs: 20 }));
     await waitFor(() => expect(result.current.stream.status).toBe('recovering'));
     const key = taskwireKeys.result(
-      harness.client.scope,
+      client.scope,
       'render-video',
       result.current.stream.taskId ?? '',
     );
     await waitFor(() =>
-      expect(harness.queryClient.getQueryCache().find({ queryKey: key })?.observers).toHaveLength(
-        2,
-      ),
+      expect(queryClient.getQueryCache().find({ queryKey: key })?.observers).toHaveLength(2),
     );
     await waitFor(() => expect(result.current.stream.status).toBe('completed'), { timeout: 5000 });
     expect(result.current.watched.data?.status).toBe('COMPLETED');
@@ -171,15 +167,15 @@ describe('useTaskStream', () => {
   });
 
   it('shows why it is still recovering when the service is gone, and gives up after recoverForMs', async () => {
-    harness = createHarness();
-    const cutting = cuttingStreams(harness.transport, 2);
-    harness.transport = async (request) => {
-      if (request.method === 'GET') throw new TypeError('fetch failed: connect ECONNREFUSED');
-      return cutting(request);
-    };
-    const { result } = renderHook(
+    setUp = hookTestService({
+      faults: [
+        { endpoint: 'stream', cutAfterEvents: 2 },
+        { endpoint: 'result', lostAnswer: true },
+      ],
+    });
+    const { result } = renderHookWithTaskwire(
       () => useTaskStream('render-video', { polling: { minIntervalMs: 20 }, recoverForMs: 500 }),
-      { wrapper: harness.wrapper },
+      setUp.options,
     );
     act(() => result.current.start({ frames: 10, frameMs: 20 }));
     await waitFor(() => expect(result.current.status).toBe('recovering'));
@@ -194,11 +190,9 @@ describe('useTaskStream', () => {
   });
 
   it('ends in error, saying the outcome is unknown, when a dropped stream had no task id', async () => {
-    harness = createHarness();
-    harness.transport = cuttingStreams(harness.transport, 1, { dropTaskId: true });
-    const { result } = renderHook(() => useTaskStream('render-video'), {
-      wrapper: harness.wrapper,
-    });
+    // The connection drops before the answer's headers, and with them the task id, arrive.
+    setUp = hookTestService({ faults: [{ endpoint: 'stream', lostAnswer: true }] });
+    const { result } = renderHookWithTaskwire(() => useTaskStream('render-video'), setUp.options);
     act(() => result.current.start({ frames: 10, frameMs: 20 }));
     await waitFor(() => expect(result.current.status).toBe('error'));
     expect(result.current.error?.code).toBe('network');
@@ -208,52 +202,40 @@ describe('useTaskStream', () => {
   });
 
   it('stops: aborts the request, keeps what it had, and the task goes on', async () => {
-    harness = createHarness({ timeScale: 1 });
-    let signal: AbortSignal | undefined;
-    const inner = harness.transport;
-    harness.transport = (request) => {
-      signal = request.signal;
-      return inner(request);
-    };
-    const { result } = renderHook(() => useTaskStream('render-video'), {
-      wrapper: harness.wrapper,
-    });
+    setUp = hookTestService({ timeScale: 1 });
+    const { result, client } = renderHookWithTaskwire(
+      () => useTaskStream('render-video'),
+      setUp.options,
+    );
     act(() => result.current.start({ frames: 10, frameMs: 30 }));
     await waitFor(() => expect(result.current.progress?.percent).toBeGreaterThan(0));
     act(() => result.current.stop());
     expect(result.current.status).toBe('stopped');
-    expect(signal?.aborted).toBe(true);
+    expect(setUp.service.requests.map((request) => request.aborted)).toEqual([true]);
     const id = result.current.taskId ?? '';
     await waitFor(async () =>
-      expect((await harness.client.getResult('render-video', id)).status).toBe('COMPLETED'),
+      expect((await client.getResult('render-video', id)).status).toBe('COMPLETED'),
     );
   });
 
   it('aborts on unmount and updates nothing afterwards', async () => {
-    harness = createHarness({ timeScale: 1 });
-    let signal: AbortSignal | undefined;
-    const inner = harness.transport;
-    harness.transport = (request) => {
-      signal = request.signal;
-      return inner(request);
-    };
-    const view = renderHook(() => useTaskStream('render-video'), { wrapper: harness.wrapper });
+    setUp = hookTestService({ timeScale: 1 });
+    const { requests } = setUp.service;
+    const view = renderHookWithTaskwire(() => useTaskStream('render-video'), setUp.options);
     act(() => view.result.current.start({ frames: 10, frameMs: 30 }));
     await waitFor(() => expect(view.result.current.status).toBe('streaming'));
     view.unmount();
-    await waitFor(() => expect(signal?.aborted).toBe(true));
-    const requestsAtAbort = harness.requests.length;
+    await waitFor(() => expect(requests.map((request) => request.aborted)).toEqual([true]));
+    const requestsAtAbort = requests.length;
     await new Promise((resolve) => setTimeout(resolve, 400));
     // An aborted stream is no broken one: nothing polls its task, nothing is written to the cache.
-    expect(harness.requests).toHaveLength(requestsAtAbort);
-    expect(harness.queryClient.getQueryCache().getAll()).toEqual([]);
+    expect(requests).toHaveLength(requestsAtAbort);
+    expect(view.queryClient.getQueryCache().getAll()).toEqual([]);
   });
 
   it('replaces a running stream when started again with other params', async () => {
-    harness = createHarness();
-    const { result } = renderHook(() => useTaskStream('render-video'), {
-      wrapper: harness.wrapper,
-    });
+    setUp = hookTestService();
+    const { result } = renderHookWithTaskwire(() => useTaskStream('render-video'), setUp.options);
     act(() => {
       result.current.start({ frames: 30, frameMs: 20 });
       result.current.start({ frames: 2, frameMs: 5 });
@@ -263,7 +245,7 @@ describe('useTaskStream', () => {
   });
 
   it('makes one stream of a StrictMode double effect', async () => {
-    harness = createHarness();
+    setUp = hookTestService();
     let status = '';
     function StreamOnMount() {
       const stream = useTaskStream('echo');
@@ -272,30 +254,29 @@ describe('useTaskStream', () => {
       useEffect(() => start({ message: 'strict' }), [start]);
       return null;
     }
-    render(
+    renderWithTaskwire(
       <StrictMode>
         <StreamOnMount />
       </StrictMode>,
-      { wrapper: harness.wrapper },
+      setUp.options,
     );
     await waitFor(() => expect(status).toBe('completed'));
     expect(posts()).toBe(1);
   });
 
   it('coalesces renders: a burst of 10,000 events commits a handful of times', async () => {
-    harness = createHarness({ tasks: [burstTask] });
+    setUp = hookTestService({ tasks: [burstTask] });
     let commits = 0;
-    const { result } = renderHook(() => useTaskStream('burst'), {
+    const { result } = renderHookWithTaskwire(() => useTaskStream('burst'), {
+      ...setUp.options,
       wrapper: ({ children }) => (
-        <harness.wrapper>
-          <Profiler id="stream" onRender={() => (commits += 1)}>
-            {children}
-          </Profiler>
-        </harness.wrapper>
+        <Profiler id="stream" onRender={() => (commits += 1)}>
+          {children}
+        </Profiler>
       ),
     });
     const before = commits;
-    act(() => result.current.start({ count: 10_000, spread: false }));
+    act(() => result.current.start({}));
     await waitFor(() => expect(result.current.status).toBe('completed'), { timeout: 10_000 });
     expect(result.current.progress?.percent).toBe(100);
     expect(result.current.result).toEqual({ count: 10_000 });
@@ -321,13 +302,13 @@ describe('useTaskStream', () => {
         for (const callback of due) callback(performance.now());
       });
     try {
-      harness = createHarness({ tasks: [burstTask] });
-      // The chunk that holds task.completed waits until the test lets it through.
+      setUp = hookTestService({ tasks: [spreadTask] });
+      // The chunk that holds task.completed waits until the test lets it through: a gate the
+      // test opens, which no fault of withFaults is (they follow a clock, not the test's cue).
       let releaseFinal = () => {};
       const finalHeld = new Promise<void>((resolve) => (releaseFinal = resolve));
-      const service = harness.transport;
-      harness.transport = async (request) => {
-        const response = await service(request);
+      const gated = async (request: Request) => {
+        const response = await setUp.service.fetch(request);
         if (
           !response.body ||
           !response.headers.get('content-type')?.startsWith('text/event-stream')
@@ -347,23 +328,23 @@ describe('useTaskStream', () => {
       };
       const commits: Array<{ frame: number; status: string }> = [];
       let status = 'idle';
-      const { result } = renderHook(
+      const { result, client, queryClient } = renderHookWithTaskwire(
         () => {
-          const stream = useTaskStream('burst');
+          const stream = useTaskStream('spread');
           status = stream.status;
           return stream;
         },
         {
+          ...setUp.options,
+          service: { fetch: gated },
           wrapper: ({ children }) => (
-            <harness.wrapper>
-              <Profiler id="stream" onRender={() => commits.push({ frame, status })}>
-                {children}
-              </Profiler>
-            </harness.wrapper>
+            <Profiler id="stream" onRender={() => commits.push({ frame, status })}>
+              {children}
+            </Profiler>
           ),
         },
       );
-      act(() => result.current.start({ count: 5, spread: true }));
+      act(() => result.current.start({}));
       // Frames pass until every progress event is shown; the last of them flushes in this frame.
       await waitFor(async () => {
         await tick();
@@ -377,9 +358,7 @@ describe('useTaskStream', () => {
         releaseFinal();
         await waitFor(() =>
           expect(
-            harness.queryClient.getQueryData(
-              taskwireKeys.result(harness.client.scope, 'burst', id),
-            ),
+            queryClient.getQueryData(taskwireKeys.result(client.scope, 'spread', id)),
           ).toBeDefined(),
         );
       });

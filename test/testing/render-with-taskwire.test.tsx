@@ -7,14 +7,23 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
-import { useTaskClient, useTaskOptions } from '../../src/react/index.js';
+import { createContext, useContext } from 'react';
+import { waitFor } from '@testing-library/react';
+import { useSubmitTask, useTaskClient, useTaskOptions } from '../../src/react/index.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
+  demoTaskSchemas,
   OTHER_USER_TOKEN,
   type ReferenceService,
 } from '../../src/reference/index.js';
-import { renderWithTaskwire, scriptTask, withFaults } from '../../src/testing/index.js';
+import {
+  recordRequests,
+  renderHookWithTaskwire,
+  renderWithTaskwire,
+  scriptTask,
+  withFaults,
+} from '../../src/testing/index.js';
 
 const services: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -118,5 +127,49 @@ describe('renderWithTaskwire', () => {
     view.rerender(<Echo message="two" />);
     expect(await screen.findByText('Echo: two')).toBeInTheDocument();
     expect(queryClient.getQueryData(['echo', 'two'])).toMatchObject({ result: { echo: 'two' } });
+  });
+});
+
+describe('renderHookWithTaskwire', () => {
+  it('renders a hook inside both providers, with initialProps and a rerender that keeps them', async () => {
+    const view = renderHookWithTaskwire(
+      ({ count }: { count: number }) => useTaskOptions('generate-images', { prompt: 'a', count }),
+      { initialProps: { count: 2 } },
+    );
+    services.push(view.service);
+    await waitFor(() => expect(view.result.current.data?.credits).toBe(5));
+    view.rerender({ count: 4 });
+    await waitFor(() => expect(view.result.current.data?.credits).toBe(10));
+    expect(view.queryClient.getDefaultOptions().queries?.retry).toBe(false);
+  });
+
+  it("gives the default client clientConfig's tasks, so bad params are refused before sending", async () => {
+    const service = recordRequests(createReferenceService());
+    services.push(service);
+    const view = renderHookWithTaskwire(() => useSubmitTask('echo'), {
+      service,
+      clientConfig: { tasks: demoTaskSchemas },
+    });
+    view.result.current.mutate({ params: { message: 42 as unknown as string } });
+    await waitFor(() => expect(view.result.current.isError).toBe(true));
+    expect(view.result.current.error?.reason).toBe('INVALID_PARAMS');
+    expect(service.requests).toEqual([]);
+  });
+
+  it("puts the test's own wrapper inside both providers", async () => {
+    const Theme = createContext('none');
+    const view = renderHookWithTaskwire(
+      () => ({ theme: useContext(Theme), client: useTaskClient() }),
+      { wrapper: ({ children }) => <Theme.Provider value="dark">{children}</Theme.Provider> },
+    );
+    services.push(view.service);
+    expect(view.result.current).toEqual({ theme: 'dark', client: view.client });
+    const screenView = renderWithTaskwire(<Echo message="wrapped" />, {
+      wrapper: ({ children }) => <section aria-label="Wrapped">{children}</section>,
+    });
+    services.push(screenView.service);
+    expect(
+      await screen.findByRole('region', { name: 'Wrapped' }).then((region) => region.textContent),
+    ).toMatch(/Waiting|Echo: wrapped/);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The screen of the README's "Testing your components": an app's own components, written as an app
- * writes them, with nothing in them for tests. `RenderPanel` streams a video render and shows its
- * progress and result; `ImagesOrder` prices an order with Options, then submits it and follows it.
+ * The screen of "Testing your components" (stories/docs/testing-your-components.mdx): an app's
+ * own components, written as an app writes them, with nothing in them for tests. `RenderPanel`
+ * streams a video render and shows its progress and result; `ImagesOrder` prices an order with
+ * Options, then submits it and follows it.
  * (An app imports from `taskwire`; this repository imports the sources.)
  */
 import {
