@@ -1,6 +1,8 @@
 /**
  * `taskwire`: React hooks and components for the task workflow service, over the framework-free
  * client (whose names are exported here again, so one import serves an app).
+ *
+ * @packageDocumentation
  */
 export * from './react/index.js';
 export * from './components/index.js';
@@ -15,3 +17,4 @@ export {
   type TaskJournalOptions,
   type TaskJournalStorage,
 } from './state/task-journal.js';
+export type { ReadSharedRecord, SharedPollContext } from './state/tab-poll-sharing.js';

@@ -1,6 +1,8 @@
 /**
  * `taskwire/reference`: the reference service of the task workflow interface, as one Web-standard
  * `fetch` handler, with its demo tasks and `defineTask` for tasks of your own.
+ *
+ * @packageDocumentation
  */
 export { createReferenceService } from './create-reference-service.js';
 export type { ReferenceService } from './create-reference-service.js';

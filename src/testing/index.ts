@@ -4,6 +4,8 @@
  * requests, a `render` and a `renderHook` with both providers, and Mock Service Worker handlers.
  * Needs `@testing-library/react` and `msw` 2, the package's optional peers; nothing in the other
  * entries imports it.
+ *
+ * @packageDocumentation
  */
 export { scriptTask, type ScriptStep, type ScriptTaskOptions } from './script-task.js';
 export { withFaults, type Fault } from './with-faults.js';

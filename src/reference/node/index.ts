@@ -1,6 +1,8 @@
 /**
  * `taskwire/reference/node`: the reference service on real `node:http` sockets, and the bridge that
  * serves any Web `fetch` handler from a `node:http` server. The command-line entry is `cli.ts`.
+ *
+ * @packageDocumentation
  */
 export { createNodeHandler } from './node-handler.js';
 export type { FetchHandler, NodeHandlerOptions, NodeRequestListener } from './node-handler.js';
