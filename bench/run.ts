@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchReport
   'stream-throughput': () => import('./stream-throughput.js'),
   'hooks-stream-commits': () => import('./hooks-stream-commits.js'),
   'hooks-poll-sharing': () => import('./hooks-poll-sharing.js'),
+  'hooks-tab-poll-sharing': () => import('./hooks-tab-poll-sharing.js'),
   'hooks-stream-memory': () => import('./hooks-stream-memory.js'),
 };
 

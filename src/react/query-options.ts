@@ -12,9 +12,11 @@ import {
 import { TaskwireError } from '../client/errors.js';
 import {
   nextPollDelay,
+  retryAfterHints,
   type PollingPolicyOptions,
   type PollState,
 } from '../state/polling-policy.js';
+import type { TaskJournal } from '../state/task-journal.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskRecord } from '../protocol/records.js';
 import type { TaskClient } from '../client/types.js';
@@ -38,9 +40,6 @@ export const taskwireKeys = {
     ['taskwire', scope, 'options', task, params] as const,
 };
 
-// The service's Retry-After hint of each polled record. Keyed by the record object, so it goes away
-// with it; the structural sharing below moves it when TanStack Query keeps the previous object.
-const retryAfterHints = new WeakMap<object, number>();
 // When each query started polling, for the overall deadline.
 const pollingStartedAt = new WeakMap<object, number>();
 // Each query's error count at its last success: TanStack Query resets `fetchFailureCount` at every
@@ -91,6 +90,11 @@ export type TaskwireQueryOptions<Data> = UnusedSkipTokenOptions<Data, TaskwireEr
 export interface TaskResultQueryConfig {
   /** The polling schedule (floor, ceiling, backoff, deadline); see `PollingPolicyOptions` for defaults. */
   polling?: PollingPolicyOptions;
+  /**
+   * The provider's journal: with one, the tabs of this origin watching the task share one poll
+   * (`TaskJournal.sharePoll`; docs/protocol.md, "The hooks"). Defaults to none: this tab polls alone.
+   */
+  journal?: TaskJournal | undefined;
 }
 
 /**
@@ -105,19 +109,20 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   id: string,
   config: TaskResultQueryConfig = {},
 ): TaskwireQueryOptions<TaskRecord<TaskResult<Tasks, Name>>> {
+  const read = async ({ signal }: { signal: AbortSignal }) => {
+    let hint: number | undefined;
+    const record = await client.getResult(task, id, {
+      signal,
+      onRetryAfter: (retryAfterMs) => {
+        hint = retryAfterMs;
+      },
+    });
+    if (hint !== undefined) retryAfterHints.set(record, hint);
+    return record;
+  };
   return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
     queryKey: taskwireKeys.result(client.scope, task, id),
-    queryFn: async ({ signal }) => {
-      let hint: number | undefined;
-      const record = await client.getResult(task, id, {
-        signal,
-        onRetryAfter: (retryAfterMs) => {
-          hint = retryAfterMs;
-        },
-      });
-      if (hint !== undefined) retryAfterHints.set(record, hint);
-      return record;
-    },
+    queryFn: config.journal?.sharePoll(client.scope, id, read, config.polling) ?? read,
     // Polling does its own backoff; TanStack's retries would multiply the requests.
     retry: false,
     // Fresh until the next poll is due, so a component mounting between two polls joins the schedule.
@@ -127,6 +132,7 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
       return delay === false ? Infinity : delay;
     },
     refetchInterval: (query) => nextPollDelay(pollStateOf(query as ResultQuery), config.polling),
+    // When TanStack Query keeps the previous object, the hint moves to it.
     structuralSharing: (previous, next) => {
       const shared = replaceEqualDeep(previous, next);
       if (shared !== next && typeof shared === 'object' && shared !== null) {

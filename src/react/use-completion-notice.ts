@@ -3,7 +3,11 @@ import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { isTerminalStatus } from '../protocol/records.js';
 import type { TaskName } from '../protocol/task-schemas.js';
-import { slowestPollDelay, type PollingPolicyOptions } from '../state/polling-policy.js';
+import {
+  isPageHidden as isHidden,
+  slowestPollDelay,
+  type PollingPolicyOptions,
+} from '../state/polling-policy.js';
 import type { TaskJournal, TaskJournalEntry } from '../state/task-journal.js';
 import { taskResultQueryOptions } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
@@ -39,8 +43,6 @@ function noticeStateOf(journal: TaskJournal): NoticeState {
   }
   return state;
 }
-
-const isHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
 
 // The title prefix is one for the page, whichever hooks counted into it.
 const title = { count: 0, original: '', shown: '', mounted: 0 };
@@ -112,6 +114,7 @@ export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): v
       const name = entry.task as TaskName<RegisteredTasks>;
       const base = taskResultQueryOptions(client, name, entry.id, {
         ...(polling ? { polling } : {}),
+        journal,
       });
       const ceiling = slowestPollDelay(polling);
       type PolicyInterval = Extract<typeof base.refetchInterval, (...args: never[]) => unknown>;

@@ -5,7 +5,7 @@ import type { PollingPolicyOptions } from '../state/polling-policy.js';
 import { isTerminalStatus, type TaskRecord } from '../protocol/records.js';
 import type { TaskJournalEntry } from '../state/task-journal.js';
 import { taskResultQueryOptions } from './query-options.js';
-import { useTaskClient } from './taskwire-provider.js';
+import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 import { useTaskJournal } from './use-task-journal.js';
 import type { TaskName } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
@@ -40,6 +40,7 @@ export function useTaskListItems(
   { task, active = false, polling }: UseTaskListOptions,
 ): UseTaskListResult {
   const client = useTaskClient();
+  const journal = useProvidedJournal();
   const shown = useMemo(
     () =>
       entries.filter(
@@ -55,6 +56,7 @@ export function useTaskListItems(
       const name = entry.task as TaskName<RegisteredTasks>;
       const options = taskResultQueryOptions(client, name, entry.id, {
         ...(polling ? { polling } : {}),
+        journal,
       });
       // A terminal task never changes again: read once when no record is cached (for its
       // progress and credits), never polled, never refetched on focus or mount.
@@ -72,7 +74,7 @@ export function useTaskListItems(
 /**
  * The tasks the provider's journal holds for this client's scope, newest first, each with its
  * record: those not terminal are polled with the shared policy of `useTaskResult` (one request per
- * poll however many components watch a task), a terminal one is read once if no record is cached and
+ * poll however many components, or tabs of the origin, watch a task), a terminal one is read once if no record is cached and
  * never polled. Entry statuses follow the records. Without a journal, an empty list.
  */
 export function useTaskList(options: UseTaskListOptions = {}): UseTaskListResult {

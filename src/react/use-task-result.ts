@@ -8,7 +8,7 @@ import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { TaskName, TaskResult } from '../protocol/task-schemas.js';
 import { taskResultQueryOptions, taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
-import { useTaskClient } from './taskwire-provider.js';
+import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 
 /** Options of {@link useTaskResult}. */
 export interface UseTaskResultOptions {
@@ -28,7 +28,8 @@ export type UseTaskResultResult<Result = unknown> = UseQueryResult<
 
 /**
  * Reads a task's record and polls it until COMPLETED or FAILED, then never again. Idle while `id` is
- * `undefined`. Every component watching one task shares one request per poll.
+ * `undefined`. Every component watching one task shares one request per poll; with a journal on the
+ * provider, so do the tabs of the origin (one tab polls, the others take its records).
  */
 export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
   task: Name,
@@ -36,9 +37,11 @@ export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
   options: UseTaskResultOptions = {},
 ): UseTaskResultResult<TaskResult<RegisteredTasks, Name>> {
   const client = useTaskClient();
+  const journal = useProvidedJournal();
   const query = useQuery({
     ...taskResultQueryOptions(client, task, id ?? '', {
       ...(options.polling ? { polling: options.polling } : {}),
+      journal,
     }),
     // Keep the key stable while idle, without a request.
     queryKey: taskwireKeys.result(client.scope, task, id ?? ''),

@@ -53,7 +53,7 @@ export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamSt
  * events. Renders at most once per animation frame however fast events come; the final state at
  * once, or on the next frame when this one has already rendered. If the connection breaks, the
  * outcome is read with Get Result (`recovering`, sharing the poll of every `useTaskResult` of the
- * task), never by posting again. A finished stream writes its TaskRecord into the cache
+ * task, and with a journal on the provider that of the other tabs), never by posting again. A finished stream writes its TaskRecord into the cache
  * `useTaskResult` reads. The stream is aborted when the component unmounts.
  */
 export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
@@ -74,7 +74,7 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const { scope } = client;
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
     openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
-    watchRecord: queryRecordWatcher(queryClient, client, task, polling),
+    watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
     onRecord: (record) =>
       queryClient.setQueryData(taskwireKeys.result(scope, task, record.id), record),
     ...(onEvent ? { onEvent } : {}),

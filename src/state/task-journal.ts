@@ -4,14 +4,24 @@
  * scope's entries are never read), bounded in number and age, and kept in a Web Storage object or
  * in memory. Storage is untrusted: a corrupt or foreign value is ignored, a storage that throws
  * (private mode, a full quota) degrades to memory, and neither ever stops a task from starting.
+ * Through the journal, too, the tabs of an origin share the polling of the tasks they watch
+ * (src/state/tab-poll-sharing.ts), so that an app without a journal loads none of that code.
  */
 import * as z from 'zod/mini';
 import {
   isTerminalStatus,
   taskIdSchema,
   taskStatusSchema,
+  type TaskRecord,
   type TaskStatus,
 } from '../protocol/records.js';
+import type { PollingPolicyOptions } from './polling-policy.js';
+import {
+  createTabPollSharing,
+  type ReadSharedRecord,
+  type SharedPollContext,
+  type TabPollSharing,
+} from './tab-poll-sharing.js';
 
 /** How a journal entry's task was started. */
 export type TaskJournalMode = 'submit' | 'stream' | 'execute';
@@ -48,6 +58,14 @@ export interface TaskJournalOptions {
   maxAgeMs?: number;
   /** The clock, in epoch milliseconds. Defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Whether the tabs of this origin share the polling of a task they all watch (docs/protocol.md, "The hooks"): one
+   * tab reads the record and posts it on a BroadcastChannel named after the client scope, the others
+   * take it from there; when that tab goes away or stops answering, another takes over. It holds
+   * whatever `storage` is. Where BroadcastChannel does not exist each tab polls alone. Defaults to
+   * `true`.
+   */
+  sharePolling?: boolean;
 }
 
 /** The tasks this browser started, per client scope. */
@@ -67,6 +85,20 @@ export interface TaskJournal {
   clear(scope: string): void;
   /** Listens for changes, this tab's and (with local storage) other tabs'; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
+  /**
+   * Wraps `read`, the query function that reads the record of task `id` of `scope` (polled on the
+   * schedule `polling`), so that of the tabs of this origin watching the task only one calls it at a
+   * time; in the others it resolves to the newest record that tab read, and each record heard is put
+   * into the query's cache (through the `client` and `queryKey` of TanStack Query's query function
+   * context). The hooks call it. Returns `read` itself when `sharePolling` is `false` or the runtime
+   * has no BroadcastChannel.
+   */
+  sharePoll<Record extends TaskRecord<unknown>>(
+    scope: string,
+    id: string,
+    read: ReadSharedRecord<Record>,
+    polling?: PollingPolicyOptions,
+  ): (context: SharedPollContext) => Promise<Record>;
 }
 
 const entrySchema = z.object({
@@ -181,12 +213,23 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     for (const listener of listeners) listener();
   }
 
+  // One sharing per scope, made on the first shared read: the channel's name is the scope's key.
+  const sharings = new Map<string, TabPollSharing | undefined>();
+  const sharingOf = (scope: string) => {
+    if (!sharings.has(scope)) sharings.set(scope, createTabPollSharing(keyOf(scope)));
+    return sharings.get(scope);
+  };
+
   const onStorage = (event: { key: string | null }) => {
     if (event.key !== null && !event.key.startsWith(STORAGE_PREFIX)) return;
     for (const listener of listeners) listener();
   };
 
   return {
+    sharePoll(scope, id, readRecord, polling) {
+      const sharing = options.sharePolling === false ? undefined : sharingOf(scope);
+      return sharing ? sharing.share(id, readRecord, polling) : readRecord;
+    },
     entries: read,
     record(scope, entry) {
       const others = read(scope).filter(
