@@ -5,11 +5,13 @@
 // user (or a screen reader) finds it: regions, buttons, progress bars, tables and status messages
 // by role and accessible name, never by the components' class names. Figures on the page are
 // compared with what the service answered: the Options answer the page received, and each task's
-// record read back from the service by id. Then a render is reloaded mid-stream (check-reload.mjs).
+// record read back from the service by id. Then a render is reloaded mid-stream (check-reload.mjs), and
+// two tabs watch one task with one poll (check-tabs.mjs).
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS } from '../../scripts/ensure-chromium.mjs';
 import { PAGE, RENDER_FRAMES, TARGET_LANGUAGE, TRANSLATE_TEXT } from './consumer-app.mjs';
 import { checkReloadMidStream } from './check-reload.mjs';
+import { checkTwoTabsOnePoll } from './check-tabs.mjs';
 import {
   askOptions,
   check,
@@ -189,7 +191,11 @@ export async function checkInBrowser({ url, executablePath, log, onBrowser }) {
   timings['check the results'] = Date.now() - started;
 
   started = Date.now();
-  await checkReloadMidStream({ context, url, log });
+  await checkReloadMidStream({ browser, url, log });
   timings['reload mid-stream'] = Date.now() - started;
+
+  started = Date.now();
+  await checkTwoTabsOnePoll({ browser, url, log });
+  timings['two tabs, one poll'] = Date.now() - started;
   return timings;
 }

@@ -1,6 +1,6 @@
 /* global window, document, MutationObserver -- in page callbacks, which run in the browser */
 // A paid task outlives the page (docs/protocol.md and CONTRACT §3.4): the consumer app records its
-// render in a journal (sessionStorage) under a resumeKey. This check starts a render, reloads the
+// render in a journal (localStorage) under a resumeKey. This check starts a render, reloads the
 // page mid-stream, and expects the reloaded page to take the task up again: reconnecting from its
 // first render (never "Not started" or streaming again), the completed result and the usage the
 // service charged, and exactly one POST of the task in the page's whole life.
@@ -45,8 +45,12 @@ function noteRenderBarTexts(barName) {
 /** The bar's percentage at which the page is reloaded: well inside the 2 s render. */
 const RELOAD_AT_PERCENT = 20;
 
-/** Starts a render in a new page of `context`, reloads it mid-stream and checks what comes back. */
-export async function checkReloadMidStream({ context, url, log }) {
+/**
+ * Starts a render in a page of a fresh context (an empty journal), reloads it mid-stream and checks
+ * what comes back.
+ */
+export async function checkReloadMidStream({ browser, url, log }) {
+  const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT_MS);
   const problems = watchPage(page);
@@ -98,5 +102,5 @@ export async function checkReloadMidStream({ context, url, log }) {
     `✓ reload at ${percentBefore}% of render-video ${taskId}: the page said ${texts.join(' → ')}, ` +
       `showed the result and the usage ${JSON.stringify(rows)}, with one POST in all`,
   );
-  await page.close();
+  await context.close();
 }

@@ -18,6 +18,11 @@ const RENDER_FRAME_MS = 100;
 /** The journal key the render panel's stream is recorded under, so a reload takes it up again. */
 export const RENDER_RESUME_KEY = 'render';
 
+/** The journal key of the render submitted and polled in the background, which other tabs find. */
+export const BACKGROUND_RESUME_KEY = 'background-render';
+/** Frames of the background render: 80 frames of 100 ms, about 8 s: several polls, and time to hand over. */
+export const BACKGROUND_FRAMES = 80;
+
 /** The names of the page's parts, which the browser checks find by role and name. */
 export const PAGE = {
   translateRegion: 'Translate',
@@ -29,6 +34,10 @@ export const PAGE = {
   renderButton: 'Render',
   renderProgress: 'Render video',
   renderUsage: 'Render credits',
+  backgroundRegion: 'Render in the background',
+  backgroundButton: 'Submit render',
+  backgroundProgress: 'Background render',
+  backgroundUsage: 'Background render credits',
 };
 
 const packageJson = (tarball, versions) =>
@@ -273,18 +282,58 @@ export function RenderPanel() {
 }
 `;
 
+// Submitted, then polled: recorded under a resumeKey, so any tab of the origin (sharing the
+// localStorage journal) finds the task with useJournalEntry and watches it with useTaskResult.
+const backgroundPanelTsx = `import {
+  TaskProgress,
+  UsageBreakdown,
+  useJournalEntry,
+  useSubmitTask,
+  useTaskResult,
+} from 'taskwire';
+
+const params = { frames: ${BACKGROUND_FRAMES}, frameMs: ${RENDER_FRAME_MS} };
+
+/** Submits a render and polls it, in this tab or in any other that finds it in the journal. */
+export function BackgroundPanel() {
+  const submit = useSubmitTask('render-video', { resumeKey: '${BACKGROUND_RESUME_KEY}' });
+  const entry = useJournalEntry('${BACKGROUND_RESUME_KEY}');
+  const record = useTaskResult('render-video', submit.data?.id ?? entry?.id);
+  const started = submit.data !== undefined || entry !== undefined;
+  return (
+    <section aria-labelledby="background-heading">
+      <h2 id="background-heading">${PAGE.backgroundRegion}</h2>
+      <button type="button" disabled={started} onClick={() => submit.mutate({ params })}>
+        ${PAGE.backgroundButton}
+      </button>
+      <TaskProgress
+        label="${PAGE.backgroundProgress}"
+        status={record.data?.status ?? (started ? 'queued' : 'idle')}
+        percent={record.data?.progress?.percent ?? null}
+      />
+      {record.data?.usage && (
+        <UsageBreakdown usage={record.data.usage} caption="${PAGE.backgroundUsage}" />
+      )}
+      {(submit.error ?? record.error) && <p role="alert">{(submit.error ?? record.error)?.message}</p>}
+    </section>
+  );
+}
+`;
+
 const mainTsx = `import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTaskJournal, TaskwireProvider } from 'taskwire';
 import 'taskwire/styles.css';
+import { BackgroundPanel } from './background-panel';
 import { RenderPanel } from './render-panel';
 import { taskClient } from './task-client';
 import { TranslatePanel } from './translate-panel';
 
 const queryClient = new QueryClient();
-// The tasks this tab starts, kept in sessionStorage (the default), so a reload does not lose them.
-const journal = createTaskJournal();
+// The tasks this browser starts, kept in localStorage, so a reload does not lose them and every
+// tab of the origin sees them (and shares their polling).
+const journal = createTaskJournal({ storage: 'local' });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -294,6 +343,7 @@ createRoot(document.getElementById('root')!).render(
           <h1>taskwire consumer</h1>
           <TranslatePanel />
           <RenderPanel />
+          <BackgroundPanel />
         </main>
       </TaskwireProvider>
     </QueryClientProvider>
@@ -431,6 +481,7 @@ export function writeConsumerApp(appRoot, { tarball, versions }) {
     'src/task-client.ts': taskClientTs,
     'src/translate-panel.tsx': translatePanelTsx,
     'src/render-panel.tsx': renderPanelTsx,
+    'src/background-panel.tsx': backgroundPanelTsx,
     'src/main.tsx': mainTsx,
     'src/type-checks.tsx': typeChecksTsx,
   };
