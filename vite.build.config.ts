@@ -95,8 +95,42 @@ function bundledStyles(): Plugin {
   };
 }
 
+/**
+ * Keeps the devtools panel's stylesheet beside its lazily loaded module: `import
+ * './devtools-panel.css'` stays in `dist/devtools/devtools-panel.js` and the file is copied next to
+ * it, so an app's bundler loads it (as a `<link>`, fine under a strict CSP) with the panel's chunk,
+ * in development only. Library mode would otherwise gather it into a stray CSS file nothing imports.
+ */
+function devtoolsStyles(): Plugin {
+  const devtoolsRoot = `${sourceRoot}devtools/`;
+  const stylesheets = new Set<string>();
+  return {
+    name: 'taskwire:devtools-styles',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        !importer?.startsWith(devtoolsRoot) ||
+        !source.startsWith('./') ||
+        !source.endsWith('.css')
+      )
+        return null;
+      stylesheets.add(source.slice(2));
+      return { id: source, external: true };
+    },
+    async generateBundle() {
+      for (const name of stylesheets)
+        this.emitFile({
+          type: 'asset',
+          fileName: `devtools/${name}`,
+          source: await readFile(`${devtoolsRoot}${name}`, 'utf8'),
+        });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), clientDirective(), bundledStyles()],
+  plugins: [react(), clientDirective(), bundledStyles(), devtoolsStyles()],
   // Nothing from public/ belongs in the package.
   publicDir: false,
   build: {

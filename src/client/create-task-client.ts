@@ -9,6 +9,7 @@ import { requestTimeout, withDeadline } from './deadline.js';
 import { TaskwireError } from './errors.js';
 import { LazyTaskStream } from './stream/lazy-task-stream.js';
 import { loadStartPaths } from './load-on-first-use.js';
+import { createActivityFeed } from './activity-feed.js';
 import {
   checkTaskId,
   checkTaskName,
@@ -127,6 +128,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   if (config.scope !== undefined && typeof config.scope !== 'string') {
     throw new TypeError('createTaskClient: scope must be a string.');
   }
+  const feed = createActivityFeed();
   const core: ClientCore = {
     context: {
       baseUrl,
@@ -138,6 +140,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       fetch: config.fetch ?? ((request) => globalThis.fetch(request)),
       onUnauthorized: config.onUnauthorized,
       maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      feed,
     },
     executeTimeoutMs: config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS,
     requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -162,56 +165,68 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   const client = {
     tasks: config.tasks,
     scope: config.scope ?? baseUrl,
+    subscribe: feed.subscribe,
 
     async submit(task: string, params: unknown, options: SubmitOptions = {}) {
       return (await loadStartPaths()).submitTask(core, task, params, options);
     },
 
     async getResult(task: string, id: string, options: GetResultOptions = {}) {
-      const name = checkTaskName(task, TASK_NAME_PATTERN);
-      const taskId = checkTaskId(id);
-      const what = `The answer to Get Result '${name}'`;
-      const ms = core.requestTimeoutMs;
-      return withDeadline(
-        options.signal,
-        ms,
-        () => requestTimeout(what, ms, taskId),
-        async (signal) => {
-          const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
-          const response = await send(core.context, {
-            method: 'GET',
-            path,
-            accept: 'application/json',
-            signal,
-            taskId,
-          });
-          const read = { signal, what, maxBytes: core.context.maxResponseBytes, taskId };
-          const record = (await readEnvelope(response, taskRecordEnvelope, read)).response;
-          if (record.id !== taskId)
-            throw protocolError(
-              what,
-              `response.id is '${record.id}', not the id asked for.`,
-              taskId,
-            );
-          record.result = core.checkResult(name, record.status, record.result, what, taskId);
-          options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
-          return record;
-        },
-      );
+      const call = feed.begin('result', task);
+      try {
+        const name = checkTaskName(task, TASK_NAME_PATTERN);
+        const taskId = (call.taskId = checkTaskId(id));
+        const what = `The answer to Get Result '${name}'`;
+        const ms = core.requestTimeoutMs;
+        const record = await withDeadline(
+          options.signal,
+          ms,
+          () => requestTimeout(what, ms, taskId),
+          async (signal) => {
+            const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
+            const response = await send(core.context, {
+              method: 'GET',
+              path,
+              accept: 'application/json',
+              signal,
+              call,
+            });
+            const read = { signal, what, maxBytes: core.context.maxResponseBytes, taskId };
+            const record = (await readEnvelope(response, taskRecordEnvelope, read)).response;
+            if (record.id !== taskId)
+              throw protocolError(
+                what,
+                `response.id is '${record.id}', not the id asked for.`,
+                taskId,
+              );
+            record.result = core.checkResult(name, record.status, record.result, what, taskId);
+            options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
+            return record;
+          },
+        );
+        feed.report('answer', call, record);
+        return record;
+      } catch (error) {
+        feed.report('error', call, error);
+        throw error;
+      }
     },
 
     stream(task: string, params: unknown, options: StreamOptions = {}) {
       // Checks run inside `open`, so a bad name or params reject the first `next()`, never throw here.
       const schema = typeof task === 'string' ? core.schemaOf(task) : undefined;
       return new LazyTaskStream({
-        open: async (signal) =>
-          (await (await loadStartPaths()).postTask(core, task, params, 'stream', signal)).response,
+        open: async (signal, call) =>
+          (await (await loadStartPaths()).postTask(core, call, task, params, 'stream', signal))
+            .response,
         maxEventBytes: config.maxEventBytes,
         idleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
         resultSchema: schema?.result,
         eventSchema: schema?.events,
         signal: options.signal,
         onOpen: options.onOpen,
+        feed,
+        task,
       });
     },
 

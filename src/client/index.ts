@@ -7,6 +7,17 @@ export { createTaskClient, DEFAULT_EXECUTE_TIMEOUT_MS } from './create-task-clie
 export { DEFAULT_MAX_EVENT_BYTES } from './stream/sse-reader.js';
 export { TaskwireError, type TaskwireErrorCode, type TaskwireErrorDetails } from './errors.js';
 export type * from './types.js';
+export type {
+  ActivityCall,
+  AnswerActivity,
+  ClientOperation,
+  ErrorActivity,
+  RequestActivity,
+  RetryActivity,
+  StreamEventActivity,
+  TaskwireActivity,
+  TaskwireActivityListener,
+} from './activity-types.js';
 
 export { parseRetryAfter } from '../protocol/retry-after.js';
 export { isSafeAppLink, isSafeWebLink } from '../protocol/links.js';

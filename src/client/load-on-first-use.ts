@@ -29,3 +29,6 @@ export const loadStartPaths = onFirstUse(() => import('./start-task.js'));
 
 /** Loads the reading of error answers: their body, cut at 64 KiB, and what it says. */
 export const loadErrorAnswers = onFirstUse(() => import('./error-answer.js'));
+
+/** Loads the activity feed's builder, on the first activity while someone listens. */
+export const loadActivity = onFirstUse(() => import('./activity.js'));

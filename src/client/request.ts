@@ -9,6 +9,7 @@ import { describeIssues } from '../protocol/describe-issues.js';
 import { taskIdSchema } from '../protocol/records.js';
 import { loadErrorAnswers } from './load-on-first-use.js';
 import type { TokenSource } from './types.js';
+import type { ActivityFeed, CallRecord } from './activity-types.js';
 
 /** What the HTTP layer needs from the client's configuration. */
 export interface RequestContext {
@@ -22,6 +23,8 @@ export interface RequestContext {
   onUnauthorized: (() => void | Promise<void>) | undefined;
   /** The largest JSON answer read, in bytes. */
   maxResponseBytes: number;
+  /** The client's activity feed (`activity-feed.ts`): reports nothing while no one listens. */
+  feed: ActivityFeed;
 }
 
 /** One request to send. */
@@ -36,8 +39,8 @@ export interface OutgoingRequest {
   /** Extra headers (the Idempotency-Key). */
   headers?: Record<string, string>;
   signal: AbortSignal;
-  /** The task the request concerns, when known, for its errors. */
-  taskId?: string;
+  /** The call the request belongs to, with its task id when known (for errors and activity). */
+  call: CallRecord;
 }
 
 /** Client-side refusal reasons: requests the client will not send because they break the contract. */
@@ -138,15 +141,16 @@ export function resolveUrl(baseUrl: string, path: string): string {
  * it once more with the tokens read again. Rejects with `aborted` or `network`; every status resolves.
  */
 export async function send(context: RequestContext, outgoing: OutgoingRequest): Promise<Response> {
-  const { signal } = outgoing;
-  const url = resolveUrl(context.baseUrl, outgoing.path);
+  const { signal, call, method, path } = outgoing;
+  const { taskId } = call;
+  const url = resolveUrl(context.baseUrl, path);
   for (let attempt = 0; ; attempt++) {
-    if (signal.aborted) throw abortedError(signal, outgoing.taskId);
+    if (signal.aborted) throw abortedError(signal, taskId);
     const [userToken, clientToken] = await Promise.all([
       readToken(context.userToken, 'user token'),
       readToken(context.clientToken, 'client token'),
     ]);
-    if (signal.aborted) throw abortedError(signal, outgoing.taskId);
+    if (signal.aborted) throw abortedError(signal, taskId);
     const headers: Record<string, string> = {
       ...outgoing.headers,
       accept: outgoing.accept,
@@ -158,31 +162,38 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
     if (outgoing.body !== undefined) headers['content-type'] = 'application/json';
     for (const name in headers) headerValue(headers[name], `${name} value`);
     const request = new Request(url, {
-      method: outgoing.method,
+      method,
       headers,
       body: outgoing.body,
       signal,
       // A redirect would carry both tokens and the body to wherever it points.
       redirect: 'manual',
     });
-    let response: Response;
+    const started = performance.now();
+    let outcome: Response | TaskwireError;
     try {
-      response = await raceAbort(context.fetch(request), signal);
+      outcome = await raceAbort(context.fetch(request), signal);
     } catch (error) {
-      if (signal.aborted) throw abortedError(signal, outgoing.taskId);
-      throw networkError(outgoing.method, url, error, outgoing.taskId);
+      outcome = signal.aborted
+        ? abortedError(signal, taskId)
+        : networkError(method, url, error, taskId);
     }
+    // `outgoing` holds no token (they are only in `headers`); activity.ts reads what it needs.
+    context.feed.report('request', call, outgoing, attempt, performance.now() - started, outcome);
+    if (TaskwireError.isInstance(outcome)) throw outcome;
+    const response = outcome;
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await discardBody(response);
       throw new TaskwireError(
         'http',
-        `${outgoing.method} ${withoutQuery(url)} answered a redirect, never followed: check the base URL.`,
-        { status: response.status, reason: 'REDIRECT', taskId: outgoing.taskId },
+        `${method} ${withoutQuery(url)} answered a redirect, never followed: check the base URL.`,
+        { status: response.status, reason: 'REDIRECT', taskId },
       );
     }
     if (response.status === 401 && attempt === 0 && context.onUnauthorized !== undefined) {
       await discardBody(response);
       await runAppFunction(context.onUnauthorized, 'onUnauthorized');
+      context.feed.report('retry', call, outgoing, 401);
       continue;
     }
     return response;

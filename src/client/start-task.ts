@@ -19,6 +19,7 @@ import {
 } from '../protocol/start-answers.js';
 import type { ClientCore } from './create-task-client.js';
 import type { RequestOptions, SubmitOptions } from './types.js';
+import type { CallRecord, ClientOperation } from './activity-types.js';
 
 const submitEnvelope = envelopeSchema(submitAnswerSchema);
 const executeEnvelope = envelopeSchema(executeRecordSchema);
@@ -71,6 +72,7 @@ function requestBody(
 /** Checks the task name and params, then POSTs them to one of the task's endpoints. */
 export async function postTask(
   client: ClientCore,
+  call: CallRecord,
   task: unknown,
   params: unknown,
   endpoint: 'submit' | 'stream' | 'execute' | 'options',
@@ -86,13 +88,39 @@ export async function postTask(
     accept: endpoint === 'stream' ? 'text/event-stream' : JSON_MEDIA_TYPE,
     headers: extra.headers,
     signal,
+    call,
   });
   return { name, response };
+}
+
+/**
+ * Runs one call under a new record of the activity feed (docs/protocol.md, "The activity feed"),
+ * and reports its validated answer or its error there.
+ */
+function tracked<Answer>(
+  client: ClientCore,
+  operation: ClientOperation,
+  task: unknown,
+  run: (call: CallRecord) => Promise<Answer>,
+): Promise<Answer> {
+  const { begin, report } = client.context.feed;
+  const call = begin(operation, task);
+  return run(call).then(
+    (answer) => {
+      report('answer', call, answer);
+      return answer;
+    },
+    (error: unknown) => {
+      report('error', call, error);
+      throw error;
+    },
+  );
 }
 
 /** POSTs a task's params to Submit or Options under the request deadline, and reads the answer. */
 function postAndRead<Schema extends z.ZodMiniType>(
   client: ClientCore,
+  call: CallRecord,
   task: unknown,
   params: unknown,
   endpoint: 'submit' | 'options',
@@ -107,7 +135,7 @@ function postAndRead<Schema extends z.ZodMiniType>(
     ms,
     () => requestTimeout(what, ms),
     async (signal) => {
-      const { response } = await postTask(client, task, params, endpoint, signal, extra);
+      const { response } = await postTask(client, call, task, params, endpoint, signal, extra);
       const read = { signal, what, maxBytes: client.context.maxResponseBytes };
       return await readEnvelope(response, envelope, read);
     },
@@ -118,7 +146,7 @@ function postAndRead<Schema extends z.ZodMiniType>(
  * Submit Task (docs/protocol.md, "Submit"): one key per call, reused by the retry after a 401, so
  * one call makes one task.
  */
-export async function submitTask(
+export function submitTask(
   client: ClientCore,
   task: string,
   params: unknown,
@@ -128,18 +156,23 @@ export async function submitTask(
     body: options.notification === undefined ? {} : { notification: options.notification },
     headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
   };
-  return (await postAndRead(client, task, params, 'submit', options, submitEnvelope, extra))
-    .response;
+  return tracked(client, 'submit', task, async (call) => {
+    return (await postAndRead(client, call, task, params, 'submit', options, submitEnvelope, extra))
+      .response;
+  });
 }
 
 /** Options (docs/protocol.md, "Options"): what the task would cost with these params. */
-export async function taskOptions(
+export function taskOptions(
   client: ClientCore,
   task: string,
   params: unknown,
   options: RequestOptions,
 ): Promise<OptionsResult> {
-  return (await postAndRead(client, task, params, 'options', options, optionsEnvelope)).response;
+  return tracked(client, 'options', task, async (call) => {
+    return (await postAndRead(client, call, task, params, 'options', options, optionsEnvelope))
+      .response;
+  });
 }
 
 /**
@@ -156,13 +189,15 @@ export function executeTask(
   const ms = client.executeTimeoutMs;
   const timeout = () =>
     new TaskwireError('timeout', `Execute '${String(task)}' did not answer within ${ms} ms.`);
-  return withDeadline(options.signal, ms, timeout, async (signal) => {
-    const { name, response } = await postTask(client, task, params, 'execute', signal);
-    const what = `The answer to Execute '${name}'`;
-    const read = { signal, what, maxBytes: client.context.maxResponseBytes };
-    const record = (await readEnvelope(response, executeEnvelope, read)).response;
-    record.result = client.checkResult(name, record.status, record.result, what, record.id);
-    // checkResult made a FAILED record's result its failure object.
-    return record as ExecuteRecord;
-  });
+  return tracked(client, 'execute', task, (call) =>
+    withDeadline(options.signal, ms, timeout, async (signal) => {
+      const { name, response } = await postTask(client, call, task, params, 'execute', signal);
+      const what = `The answer to Execute '${name}'`;
+      const read = { signal, what, maxBytes: client.context.maxResponseBytes };
+      const record = (await readEnvelope(response, executeEnvelope, read)).response;
+      record.result = client.checkResult(name, record.status, record.result, what, record.id);
+      // checkResult made a FAILED record's result its failure object.
+      return record as ExecuteRecord;
+    }),
+  );
 }

@@ -14,6 +14,7 @@ import type {
   TaskSchemas,
   TaskStreamEvent,
 } from '../protocol/task-schemas.js';
+import type { TaskwireActivityListener } from './activity-types.js';
 
 /** A token, or a function that returns one (asked again for every request, so it may refresh). */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -107,6 +108,14 @@ export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
   readonly tasks: Tasks | undefined;
   /** The scope of the client's query keys: the config's `scope`, or its `baseUrl`. */
   readonly scope: string;
+  /**
+   * Listens to the client's activity (docs/protocol.md, "The activity feed"): each request, retry,
+   * validated answer, stream event and error, as a `TaskwireActivity`, synchronously as it
+   * happens; never a token. The place to hook logging or metrics. Returns the function that stops
+   * the listening. A listener that throws is logged with `console.error`; the call goes on. The
+   * same function subscribed twice is called once.
+   */
+  subscribe(listener: TaskwireActivityListener): () => void;
   /** Submits a task to run in the background; resolves to its id. Never creates a task twice for one call. */
   submit<Name extends TaskName<Tasks>>(
     task: Name,

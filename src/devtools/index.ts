@@ -1,2 +1,6 @@
-/** `taskwire/devtools`: an in-app panel of what the client did (docs/protocol.md; issue 14). */
-export {};
+/**
+ * `taskwire/devtools`: `<TaskwireDevtools />`, an in-app panel of the client's activity
+ * (docs/protocol.md, "The activity feed"), loaded on demand and absent from production builds.
+ */
+export { TaskwireDevtools } from './taskwire-devtools.js';
+export type { DevtoolsPlacement, TaskwireDevtoolsProps } from './devtools-mount.js';

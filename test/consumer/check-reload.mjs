@@ -1,5 +1,5 @@
 /* global window, document, MutationObserver -- in page callbacks, which run in the browser */
-// A paid task outlives the page (docs/protocol.md and CONTRACT §3.4): the consumer app records its
+// A paid task outlives the page (docs/protocol.md, "The hooks"): the consumer app records its
 // render in a journal (localStorage) under a resumeKey. This check starts a render, reloads the
 // page mid-stream, and expects the reloaded page to take the task up again: reconnecting from its
 // first render (never "Not started" or streaming again), the completed result and the usage the

@@ -1,6 +1,6 @@
 /* global URL -- a Node global */
-// One task watched in two tabs is polled by one of them (docs/protocol.md, "The hooks"; CONTRACT
-// §3.4): two pages of one origin in one browser context (so they share localStorage and
+// One task watched in two tabs is polled by one of them (docs/protocol.md, "The hooks"):
+// two pages of one origin in one browser context (so they share localStorage and
 // BroadcastChannel), each with its own provider, QueryClient and journal. Page A submits a render
 // and polls it; page B opens, finds the task in the journal and shows it from A's records without a
 // request of its own. When A closes, B takes the poll over and reaches the end. One POST in all.

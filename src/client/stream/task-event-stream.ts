@@ -23,6 +23,7 @@ import {
   type ServerSentMessage,
 } from './sse-reader.js';
 import type { TaskStream } from '../types.js';
+import type { ActivityFeed, CallRecord } from '../activity-types.js';
 import {
   canonicalProgressEvent,
   fastPartialResultEvent,
@@ -31,8 +32,11 @@ import {
 
 /** What a {@link TaskEventStream} needs to open and read its connection. */
 export interface TaskEventStreamSetup {
-  /** Checks the call and sends the POST (the one retry after a 401 included); never called twice. */
-  open(signal: AbortSignal): Promise<Response>;
+  /**
+   * Checks the call and sends the POST (the one retry after a 401 included); never called twice.
+   * `call` is the stream's record in the activity feed.
+   */
+  open(signal: AbortSignal, call: CallRecord): Promise<Response>;
   /** The cap on one event, in bytes. Defaults to the reader's 16 MiB. */
   maxEventBytes: number | undefined;
   /** The task's result schema, for partial and final results; any JSON object without one. */
@@ -48,6 +52,13 @@ export interface TaskEventStreamSetup {
    * closed and reported as broken (`network`, with the task id when known).
    */
   idleTimeoutMs: number;
+  /**
+   * The client's activity feed, told each event and the error the stream ends with. Absent for a
+   * stream made outside a client.
+   */
+  feed?: ActivityFeed | undefined;
+  /** The task name as the call gave it, for the activity feed. */
+  task?: unknown;
 }
 
 type Phase = 'idle' | 'open' | 'done';
@@ -68,6 +79,8 @@ function isEventStreamType(contentType: string | null): boolean {
  */
 export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableIterator<Event> {
   readonly #setup: TaskEventStreamSetup;
+  /** The stream's record in the activity feed; its task id is set once the service sent one. */
+  readonly #call: CallRecord;
   readonly #controller = new AbortController();
   #phase: Phase = 'idle';
   #taskId: string | undefined;
@@ -81,6 +94,11 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
 
   constructor(setup: TaskEventStreamSetup) {
     this.#setup = setup;
+    this.#call = setup.feed?.begin('stream', setup.task) ?? {
+      call: 0,
+      operation: 'stream',
+      task: setup.task,
+    };
   }
 
   /** The task id from `x-task-id`, once the service has answered. */
@@ -109,8 +127,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
         event = this.#toEvent(message);
       } catch (error) {
         this.#finish();
-        return Promise.reject(error);
+        return Promise.reject(this.#failed(error));
       }
+      this.#report('event', event);
       if (isFinalEvent(event as { type: string })) this.#finish();
       return Promise.resolve({ value: event, done: false });
     }
@@ -126,7 +145,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
         this.#busy = undefined;
         this.#finish();
         if (this.#stopped) return { value: undefined, done: true };
-        throw error;
+        throw this.#failed(error);
       },
     );
   }
@@ -184,7 +203,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
     this.#armIdle();
-    const response = await this.#setup.open(signal);
+    const response = await this.#setup.open(signal, this.#call);
     if (!response.ok) throw await errorFromResponse(response, signal);
     const taskIdHeader = response.headers.get('x-task-id');
     if (taskIdHeader !== null) {
@@ -195,7 +214,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
           'its x-task-id header is not 1 to 256 characters.',
         );
       }
-      this.#taskId = taskIdHeader;
+      this.#taskId = this.#call.taskId = taskIdHeader;
     }
     const contentType = response.headers.get('content-type');
     if (!isEventStreamType(contentType)) {
@@ -217,6 +236,17 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       onChunk: this.#armIdle,
     });
     this.#setup.onOpen?.({ taskId: this.#taskId });
+  }
+
+  /** Reports an event or the error the stream ends with to the activity feed. */
+  #report(type: 'event' | 'error', value: unknown): void {
+    this.#setup.feed?.report(type, this.#call, value);
+  }
+
+  /** Reports the error the stream ends with to the activity feed, and returns it. */
+  #failed(error: unknown): unknown {
+    this.#report('error', error);
+    return error;
   }
 
   /** Turns whatever went wrong into a `TaskwireError` that carries the task id when known. */

@@ -1,0 +1,161 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, waitFor, within } from 'storybook/test';
+import {
+  CreditCostPreview,
+  streamDisplayStatus,
+  TaskProgress,
+  useSubmitTask,
+  useTaskOptions,
+  useTaskResult,
+  useTaskStream,
+} from '../src/index.js';
+import { TaskwireDevtools, type TaskwireDevtoolsProps } from '../src/devtools/index.js';
+// The mount without the production check: a static Storybook is a production build, where
+// `TaskwireDevtools` renders nothing by design, and this story must show the panel there too.
+import { DevtoolsMount } from '../src/devtools/devtools-mount.js';
+import { liveService } from './live/live-service.js';
+import { previewPropsOf, tabTo, timeFor } from './live/live-story-tools.js';
+
+const TRANSLATION = { text: 'Hello, world', targetLanguage: 'de' };
+
+/** A flow's controls in a row. */
+const ROW = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.75rem' } as const;
+
+/** Streams render-video with `useTaskStream`. */
+function StreamedTask() {
+  const stream = useTaskStream('render-video');
+  return (
+    <div style={ROW}>
+      <button
+        type="button"
+        className="taskwire-button"
+        onClick={() => stream.start({ frames: 10, frameMs: 100 })}
+      >
+        Stream render-video
+      </button>
+      <TaskProgress
+        label="render-video"
+        status={streamDisplayStatus(stream.status)}
+        percent={stream.progress?.percent ?? null}
+      />
+    </div>
+  );
+}
+
+/** Quotes translate-text, then submits it and polls its record. */
+function PolledTask() {
+  const quote = useTaskOptions('translate-text', TRANSLATION);
+  const submit = useSubmitTask('translate-text');
+  const result = useTaskResult('translate-text', submit.data?.id);
+  return (
+    <div style={ROW}>
+      <CreditCostPreview {...previewPropsOf(quote)} />
+      <button
+        type="button"
+        className="taskwire-button"
+        onClick={() => submit.mutate({ params: TRANSLATION })}
+      >
+        Submit translate-text
+      </button>
+      <TaskProgress
+        label="translate-text"
+        status={result.data === undefined ? 'idle' : result.data.status}
+      />
+    </div>
+  );
+}
+
+/** Submits failing-task and polls it until it fails. */
+function FailedTask() {
+  const submit = useSubmitTask('failing-task');
+  const result = useTaskResult('failing-task', submit.data?.id);
+  return (
+    <div style={ROW}>
+      <button
+        type="button"
+        className="taskwire-button"
+        onClick={() => submit.mutate({ params: { reason: 'OUT_OF_FRAMES' } })}
+      >
+        Submit failing-task
+      </button>
+      <TaskProgress
+        label="failing-task"
+        status={result.data === undefined ? 'idle' : result.data.status}
+      />
+    </div>
+  );
+}
+
+/** Three live flows on the left, the devtools panel watching the same client on the right. */
+function DevtoolsBesideFlows() {
+  return (
+    <div style={{ display: 'grid', gap: '1rem' }}>
+      <section aria-label="Live flows" style={{ display: 'grid', gap: '0.75rem' }}>
+        <StreamedTask />
+        <PolledTask />
+        <FailedTask />
+      </section>
+      <DevtoolsMount initialIsOpen placement="inline" />
+    </div>
+  );
+}
+
+const meta = {
+  title: 'Devtools/TaskwireDevtools',
+  component: TaskwireDevtools,
+  ...liveService<TaskwireDevtoolsProps>(),
+  args: { initialIsOpen: true, placement: 'inline' },
+  argTypes: {
+    initialIsOpen: { control: 'boolean' },
+    placement: { control: 'inline-radio', options: ['corner', 'inline'] },
+  },
+} satisfies Meta<typeof TaskwireDevtools>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/**
+ * The panel beside live flows against the reference service: stream a render, quote and submit
+ * a translation, submit a task that fails, and read each one's timeline in the panel.
+ */
+export const BesideLiveFlows: Story = {
+  name: 'Beside live flows',
+  render: () => <DevtoolsBesideFlows />,
+  play: async ({ canvas, userEvent }) => {
+    for (const name of ['Stream render-video', 'Submit translate-text', 'Submit failing-task']) {
+      await tabTo(userEvent, canvas.getByRole('button', { name }), 20);
+      await userEvent.keyboard('{Enter}');
+    }
+    const panel = canvas.getByRole('region', { name: 'Taskwire devtools' });
+    const list = () => within(panel).getByRole('list', { name: 'Tasks' });
+    const details = () => within(panel).getByRole('region', { name: /^Task / });
+    await waitFor(() => {
+      const tasks = within(list()).getAllByRole('button');
+      expect(
+        tasks.some((task) => /render-video stream · completed/.test(task.textContent ?? '')),
+      ).toBe(true);
+      expect(
+        tasks.some((task) => /translate-text submit · completed/.test(task.textContent ?? '')),
+      ).toBe(true);
+      expect(
+        tasks.some((task) => /failing-task submit · failed/.test(task.textContent ?? '')),
+      ).toBe(true);
+    }, timeFor(6000));
+
+    await userEvent.click(within(list()).getByRole('button', { name: /render-video stream/ }));
+    await expect(within(details()).getByText(/Completed · charged 5 credits/)).toBeVisible();
+    await userEvent.click(within(list()).getByRole('button', { name: /translate-text submit/ }));
+    await expect(within(details()).getByText(/Poll: COMPLETED .* charged 1 credit$/)).toBeVisible();
+    await userEvent.click(within(list()).getByRole('button', { name: /failing-task submit/ }));
+    await expect(within(details()).getByText(/Poll: FAILED .*: OUT_OF_FRAMES/)).toBeVisible();
+  },
+};
+
+/**
+ * The public component as an app mounts it, closed: a toggle in the page's corner (in a static
+ * Storybook, a production build, it renders nothing, as it would in an app's production build).
+ */
+export const AsAppsMountIt: Story = {
+  name: 'As an app mounts it',
+  args: { initialIsOpen: false, placement: 'corner' },
+};
