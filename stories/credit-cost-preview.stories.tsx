@@ -1,10 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn } from 'storybook/test';
-import { CreditCostPreview } from '../src/components/index.js';
+import { CreditCostPreview, TaskwireMessagesProvider } from '../src/components/index.js';
+import { componentStates, englishSample, quote } from './component-states.js';
 import { StateGrid } from './state-grid.js';
-
-// The figures of the demo task `generate-images` (its preflight quotes 2.5 per image; three images).
-const quote = { monetization: { toolId: 'image-gen' }, usageAmount: 3, credits: 7.5 };
 
 const meta = {
   title: 'Components/CreditCostPreview',
@@ -91,33 +89,9 @@ export const Unpriced: Story = {
 /** Every state, light and dark. */
 export const AllStates: Story = {
   render: () => (
-    <StateGrid
-      cells={[
-        { name: 'loading', node: <CreditCostPreview status="pending" /> },
-        { name: 'unpriced ({})', node: <CreditCostPreview quote={{}} /> },
-        {
-          name: 'free ({} with unpricedIsFree)',
-          node: <CreditCostPreview quote={{}} unpricedIsFree />,
-        },
-        {
-          name: 'free (0 credits)',
-          node: <CreditCostPreview quote={{ monetization: { toolId: 'preview' }, credits: 0 }} />,
-        },
-        { name: 'priced', node: <CreditCostPreview quote={quote} locale="en" /> },
-        { name: 'priced, updating', node: <CreditCostPreview quote={quote} isUpdating /> },
-        { name: 'over budget', node: <CreditCostPreview quote={quote} balance={5} /> },
-        {
-          name: 'error',
-          node: (
-            <CreditCostPreview
-              status="error"
-              error={new Error('The service did not answer.')}
-              onRetry={() => {}}
-            />
-          ),
-        },
-      ]}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid cells={componentStates.CreditCostPreview(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
     await expect(canvas.getAllByText('Getting the price…')).toHaveLength(2);

@@ -1,20 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { NotificationActions } from '../src/components/index.js';
+import { NotificationActions, TaskwireMessagesProvider } from '../src/components/index.js';
 import { quietExpectedWarnings } from './expected-warnings.js';
+import {
+  componentStates,
+  englishSample,
+  notificationActions as actions,
+} from './component-states.js';
 import { StateGrid } from './state-grid.js';
-
-// What the demo task `export-data` sends on completion, plus links a service must never get through.
-const actions = [
-  { deeplink: 'https://example.com/exports/42', mobileDeeplink: 'myapp://exports/42' },
-];
-const dangerous = [
-  { deeplink: 'javascript:alert(document.cookie)', mobileDeeplink: 'data:text/html,<b>x</b>' },
-  { deeplink: 'http://example.com/plain-http' },
-  // App schemes this app did not list in appSchemes: another program on the device would open them.
-  { mobileDeeplink: 'ms-msdt:/id PCWDiagnostic' },
-  { mobileDeeplink: 'search-ms:query=invoice' },
-];
 
 const meta = {
   title: 'Components/NotificationActions',
@@ -45,38 +38,18 @@ export const AllStates: Story = {
   // Each refused link is reported in development; here they are refused on purpose.
   beforeEach: quietExpectedWarnings(/^Invalid prop `actions\[\d+\]\.\w+` .* `NotificationActions`/),
   render: () => (
-    <StateGrid
-      cells={[
-        {
-          name: 'listed',
-          node: (
-            <NotificationActions title="Export ready" actions={actions} appSchemes={['myapp']} />
-          ),
-        },
-        {
-          name: 'listed (myapp: not in appSchemes, left out)',
-          node: <NotificationActions title="Export ready" actions={actions} />,
-        },
-        {
-          name: 'empty (unsafe links dropped)',
-          node: (
-            <NotificationActions
-              title="Export ready"
-              actions={dangerous}
-              appSchemes={['myapp']}
-              emptyText="No link to open."
-            />
-          ),
-        },
-      ]}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid cells={componentStates.NotificationActions(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
     const hrefs = canvas.getAllByRole('link').map((link) => link.getAttribute('href'));
-    // Per theme: two links with myapp listed, the https one alone without.
-    await expect(hrefs.filter((href) => href?.startsWith('https:'))).toHaveLength(4);
-    await expect(hrefs.filter((href) => href?.startsWith('myapp:'))).toHaveLength(2);
-    await expect(hrefs).toHaveLength(6);
+    // Per theme: two links with myapp listed (twice: unlabelled and labelled), the https one alone
+    // without.
+    await expect(hrefs.filter((href) => href?.startsWith('https:'))).toHaveLength(6);
+    await expect(hrefs.filter((href) => href?.startsWith('myapp:'))).toHaveLength(4);
+    await expect(hrefs).toHaveLength(10);
+    await expect(canvas.getAllByRole('link', { name: 'Export ready in the app' })).toHaveLength(2);
     await expect(canvas.getAllByText('No link to open.')).toHaveLength(2);
   },
 };

@@ -1,14 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { TaskEventList } from '../src/components/index.js';
+import { TaskEventList, TaskwireMessagesProvider } from '../src/components/index.js';
+import { componentStates, englishSample, events } from './component-states.js';
 import { StateGrid } from './state-grid.js';
-
-// The custom events of the demo task `render-video`, as a stream delivers them.
-const events = [
-  { type: 'event.frame-rendered', eventId: 'e1', frame: 1 },
-  { type: 'event.frame-rendered', eventId: 'e2', frame: 2 },
-  { type: 'event.thumbnail-ready', eventId: 'e3', url: 'https://example.com/thumb.png' },
-];
 
 const meta = {
   title: 'Components/TaskEventList',
@@ -31,12 +25,9 @@ export const Interactive: Story = {
 /** Both states, light and dark. */
 export const AllStates: Story = {
   render: () => (
-    <StateGrid
-      cells={[
-        { name: 'empty', node: <TaskEventList /> },
-        { name: 'listed', node: <TaskEventList events={events} /> },
-      ]}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid cells={componentStates.TaskEventList(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
     await expect(canvas.getAllByText('No events yet.')).toHaveLength(2);

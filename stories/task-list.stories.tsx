@@ -1,36 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, within } from 'storybook/test';
-import { TaskListView, type TaskListViewItem } from '../src/components/index.js';
+import { TaskListView, TaskwireMessagesProvider } from '../src/components/index.js';
+import { componentStates, englishSample, taskListItems } from './component-states.js';
 import { StateGrid } from './state-grid.js';
 
-// One task of each kind, shaped like the demo tasks' records, started a few minutes ago.
-const startedAt = Date.now() - 4 * 60_000;
-const items: TaskListViewItem[] = [
-  { entry: { id: 'q', task: 'translate-text', status: 'ACCEPTED', startedAt } },
-  {
-    entry: { id: 'r', task: 'render-video', status: 'IN_PROGRESS', startedAt },
-    record: { status: 'IN_PROGRESS', progress: { percent: 45, estimatedSecondsLeft: 2 } },
-  },
-  {
-    entry: { id: 'c', task: 'generate-images', status: 'COMPLETED', startedAt },
-    record: {
-      status: 'COMPLETED',
-      progress: { percent: 100, estimatedSecondsLeft: 0 },
-      usage: {
-        credits: 5,
-        details: [
-          { toolId: 'image-gen', price: 2, amount: 2, credits: 4, failed: false },
-          { toolId: 'upscale', price: 0.5, amount: 2, credits: 1, failed: false },
-        ],
-      },
-    },
-  },
-  {
-    entry: { id: 'f', task: 'failing-task', status: 'FAILED', startedAt },
-    record: { status: 'FAILED', progress: { percent: 30, estimatedSecondsLeft: 0 } },
-  },
-];
+const items = taskListItems(englishSample.tasks);
 
 const meta = {
   title: 'Components/TaskListView',
@@ -67,20 +42,9 @@ export const Interactive: Story = {
 /** Every state, light and dark: empty, and one task queued, running, completed and failed. */
 export const AllStates: Story = {
   render: () => (
-    <StateGrid
-      minWidth={320}
-      cells={[
-        { name: 'empty', node: <TaskListView onDismiss={() => {}} /> },
-        ...items.map((item) => ({
-          name: `listed: ${item.entry.task}`,
-          node: <TaskListView items={[item]} onDismiss={() => {}} locale="en" />,
-        })),
-        {
-          name: 'listed: all',
-          node: <TaskListView items={items} onDismiss={() => {}} locale="en" />,
-        },
-      ]}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid minWidth={320} cells={componentStates.TaskListView(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
     await expect(canvas.getAllByText('No tasks yet.')).toHaveLength(2);

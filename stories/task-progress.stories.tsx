@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { TaskProgress } from '../src/components/index.js';
+import { TaskProgress, TaskwireMessagesProvider } from '../src/components/index.js';
+import { componentStates, englishSample } from './component-states.js';
 import { StateGrid } from './state-grid.js';
 
 const meta = {
@@ -51,67 +52,29 @@ export const Interactive: Story = {
 /** Every state, light and dark. */
 export const AllStates: Story = {
   render: () => (
-    <StateGrid
-      cells={[
-        { name: 'idle', node: <TaskProgress label="Render video" /> },
-        { name: 'queued', node: <TaskProgress label="Render video" status="ACCEPTED" /> },
-        {
-          name: 'indeterminate',
-          node: (
-            <TaskProgress label="Render video" status="IN_PROGRESS" estimatedSecondsLeft={50} />
-          ),
-        },
-        {
-          name: 'running',
-          node: (
-            <TaskProgress
-              label="Render video"
-              status="IN_PROGRESS"
-              percent={45}
-              estimatedSecondsLeft={170}
-            />
-          ),
-        },
-        {
-          name: 'reconnecting',
-          node: (
-            <TaskProgress
-              label="Render video"
-              status="reconnecting"
-              percent={26}
-              estimatedSecondsLeft={5}
-            />
-          ),
-        },
-        { name: 'completed', node: <TaskProgress label="Render video" status="COMPLETED" /> },
-        {
-          name: 'failed',
-          node: (
-            <TaskProgress
-              label="Render video"
-              status="FAILED"
-              percent={60}
-              failureMessage="The renderer ran out of memory."
-            />
-          ),
-        },
-      ]}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid cells={componentStates.TaskProgress(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
-    const bars = canvas.getAllByRole('progressbar', { name: 'Render video' });
-    await expect(bars).toHaveLength(14);
-    await expect(bars.slice(0, 7).map((bar) => bar.getAttribute('data-state'))).toEqual([
+    const bars = canvas.getAllByRole('progressbar');
+    await expect(bars).toHaveLength(18);
+    await expect(bars.slice(0, 9).map((bar) => bar.getAttribute('data-state'))).toEqual([
       'idle',
       'queued',
       'indeterminate',
+      'running',
+      'running',
       'running',
       'reconnecting',
       'completed',
       'failed',
     ]);
+    // Without a label the bar is named by its default message.
+    await expect(bars[4]).toHaveAccessibleName('Task progress');
+    await expect(bars[5]).toHaveAttribute('aria-valuetext', '5 percent, about 2.5 hours left');
     // Reconnecting keeps the last percentage and says so, with no time left.
-    await expect(bars[4]).toHaveAttribute('aria-valuetext', 'Reconnecting, 26 percent');
+    await expect(bars[6]).toHaveAttribute('aria-valuetext', 'Reconnecting, 26 percent');
     await expect(canvas.getAllByText('Reconnecting…')[0]).toBeVisible();
     await expect(canvas.queryByText('a few seconds left')).toBeNull();
     await expect(canvas.getAllByText('about 3 min left')[0]).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { TaskStatusBadge } from '../src/components/index.js';
+import { TaskStatusBadge, TaskwireMessagesProvider } from '../src/components/index.js';
+import { componentStates, englishSample } from './component-states.js';
 import { StateGrid } from './state-grid.js';
 
 const meta = {
@@ -28,12 +29,9 @@ export const Interactive: Story = {
 /** Every state, light and dark. */
 export const AllStates: Story = {
   render: () => (
-    <StateGrid
-      minWidth={110}
-      cells={(
-        ['idle', 'ACCEPTED', 'IN_PROGRESS', 'reconnecting', 'COMPLETED', 'FAILED'] as const
-      ).map((status) => ({ name: status, node: <TaskStatusBadge status={status} /> }))}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid minWidth={110} cells={componentStates.TaskStatusBadge(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
     for (const word of [

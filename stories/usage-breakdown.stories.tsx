@@ -1,17 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { UsageBreakdown } from '../src/components/index.js';
+import { UsageBreakdown, TaskwireMessagesProvider } from '../src/components/index.js';
+import { componentStates, englishSample, usage } from './component-states.js';
 import { StateGrid } from './state-grid.js';
-
-// Shaped like the demo task `generate-images`: charged tools and one failed, not charged.
-const usage = {
-  credits: 8,
-  details: [
-    { toolId: 'image-gen', price: 2, amount: 3, credits: 6, failed: false },
-    { toolId: 'upscale', price: 1, amount: 2, credits: 2, failed: false },
-    { toolId: 'safety-check', price: 0.5, amount: 2, credits: 1, failed: true },
-  ],
-};
 
 const meta = {
   title: 'Components/UsageBreakdown',
@@ -37,23 +28,19 @@ export const Interactive: Story = {
 /** Every state, light and dark. */
 export const AllStates: Story = {
   render: () => (
-    <StateGrid
-      minWidth={320}
-      cells={[
-        { name: 'empty', node: <UsageBreakdown /> },
-        {
-          name: 'consistent, as quoted',
-          node: <UsageBreakdown usage={usage} quote={{ credits: 8 }} />,
-        },
-        { name: 'inconsistent total', node: <UsageBreakdown usage={{ ...usage, credits: 12 }} /> },
-      ]}
-    />
+    <TaskwireMessagesProvider locale="en">
+      <StateGrid minWidth={320} cells={componentStates.UsageBreakdown(englishSample)} />
+    </TaskwireMessagesProvider>
   ),
   play: async ({ canvas }) => {
     await expect(canvas.getAllByText(/No credits were used\./)).toHaveLength(2);
     await expect(canvas.getAllByText('Charged as quoted: 8 credits.')).toHaveLength(2);
     const alerts = canvas.getAllByRole('alert');
-    await expect(alerts).toHaveLength(2);
+    await expect(alerts).toHaveLength(4);
     await expect(alerts[0]).toHaveTextContent('These figures do not add up.');
+    await expect(alerts[1]).toHaveTextContent(
+      'upscale was charged 5 credits; its price × amount is 4 credits.',
+    );
+    await expect(canvas.getAllByText('Quoted 10 credits, charged 8 credits.')).toHaveLength(2);
   },
 };

@@ -3,6 +3,7 @@
  * the caller's locale (or the user's, when none is given). Formatters are cached, since building
  * one costs far more than using it and a progress bar formats on every event.
  */
+import type { CreditMessages } from './messages/credit-messages.js';
 
 /** A BCP 47 locale or a list of them, as `Intl.NumberFormat` takes it; `undefined` is the user's. */
 export type Locale = string | readonly string[] | undefined;
@@ -49,10 +50,9 @@ export function formatNumber(
 }
 
 /**
- * Credits as "12 credits", "1 credit", "0.5 credits" (at most two decimals). The words are English;
- * only the figure follows the locale.
+ * Credits as `messages` word them ("12 credits", "1 credit", "0.5 credits" in English), the figure
+ * (at most two decimals) formatted in `locale`.
  */
-export function formatCredits(credits: number, locale: Locale): string {
-  const figure = formatNumber(credits, locale, { maximumFractionDigits: 2 });
-  return `${figure} ${credits === 1 ? 'credit' : 'credits'}`;
+export function formatCredits(credits: number, locale: Locale, messages: CreditMessages): string {
+  return messages.credits(credits, formatNumber(credits, locale, { maximumFractionDigits: 2 }));
 }

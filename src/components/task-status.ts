@@ -38,22 +38,26 @@ export function toDisplayStatus(status: unknown): TaskDisplayStatus | undefined 
   return undefined;
 }
 
-/** The words shown for each display status, the one place the components take them from. */
-export function describeStatus(status: TaskDisplayStatus): string {
-  switch (status) {
-    case 'idle':
-      return 'Not started';
-    case 'queued':
-      return 'Queued';
-    case 'running':
-      return 'Running';
-    case 'reconnecting':
-      return 'Reconnecting';
-    case 'completed':
-      return 'Completed';
-    case 'failed':
-      return 'Failed';
-    default:
-      return status satisfies never;
-  }
+/** The word for each display status, shown by the badge, the progress bar and the task list. */
+export type StatusMessages = Record<TaskDisplayStatus, string>;
+
+/** English status words, the default. */
+export const statusMessages: StatusMessages = {
+  idle: 'Not started',
+  queued: 'Queued',
+  running: 'Running',
+  reconnecting: 'Reconnecting',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/**
+ * The words shown for a display status, the one place the components take them from: `messages`
+ * (English by default: "Not started", "Queued", "Running", "Reconnecting", "Completed", "Failed").
+ */
+export function describeStatus(
+  status: TaskDisplayStatus,
+  messages: StatusMessages = statusMessages,
+): string {
+  return messages[status];
 }

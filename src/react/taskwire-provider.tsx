@@ -1,6 +1,9 @@
 'use client';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { TaskClient } from '../client/types.js';
+import type { Locale } from '../components/format.js';
+import { TaskwireMessagesProvider } from '../components/messages/messages-provider.js';
+import type { TaskwireMessagesOverride } from '../components/messages/messages.js';
 import type { TaskJournal } from '../state/task-journal.js';
 import type { RegisteredTasks } from './register.js';
 
@@ -23,18 +26,40 @@ export interface TaskwireProviderProps {
    * another tab can take them up again. Without one nothing is stored. Defaults to none.
    */
   journal?: TaskJournal | undefined;
+  /**
+   * The words of the components below: a whole locale (`de` from
+   * `taskwire/locales/de`) or a part of one, laid over English. A component's own `messages` prop
+   * is laid over these. Defaults to English.
+   */
+  messages?: TaskwireMessagesOverride | undefined;
+  /**
+   * The locale the components below format credits, figures and times in, unless one has its own
+   * `locale` prop. Defaults to the user's.
+   */
+  locale?: Locale;
   /** The part of the app that uses taskwire's hooks. */
   children?: ReactNode;
 }
 
 /**
- * Gives the hooks below it their task client, and the journal they record tasks in, if any. Place
- * it inside TanStack Query's `QueryClientProvider`.
+ * Gives the hooks below it their task client, and the journal they record tasks in, if any; and
+ * the components below their messages and locale. Place it inside TanStack Query's
+ * `QueryClientProvider`.
  */
-export function TaskwireProvider({ client, journal, children }: TaskwireProviderProps) {
+export function TaskwireProvider({
+  client,
+  journal,
+  messages,
+  locale,
+  children,
+}: TaskwireProviderProps) {
   return (
     <TaskClientContext.Provider value={client}>
-      <TaskJournalContext.Provider value={journal}>{children}</TaskJournalContext.Provider>
+      <TaskJournalContext.Provider value={journal}>
+        <TaskwireMessagesProvider messages={messages} locale={locale}>
+          {children}
+        </TaskwireMessagesProvider>
+      </TaskJournalContext.Provider>
     </TaskClientContext.Provider>
   );
 }

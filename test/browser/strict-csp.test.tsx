@@ -99,6 +99,26 @@ describe('TaskProgress', () => {
     expect(view.getComputedStyle(fill).backgroundColor).toBe('rgb(9, 105, 218)');
   });
 
+  it('fills from the right from server HTML right to left, under the same policy', async () => {
+    const page = await openStrictPage(
+      renderToString(
+        <div dir="rtl" lang="ar">
+          <TaskProgress status="running" percent={25} label="running" />
+          <TaskProgress status="failed" percent={60} label="failed" />
+        </div>,
+      ),
+    );
+    const bars = [...page.document.querySelectorAll('[role="progressbar"]')];
+    expect(bars.map((bar) => Math.round(drawnFill(bar) * 1000) / 1000)).toEqual([0.25, 0.6]);
+    for (const bar of bars) {
+      const track = bar.getBoundingClientRect();
+      const fill = bar.querySelector('.taskwire-progress__indicator')!.getBoundingClientRect();
+      expect(fill.right).toBeCloseTo(track.right, 1);
+      expect(fill.left).toBeGreaterThan(track.left + track.width / 4);
+    }
+    expect(page.violations()).toEqual(['style-src-attr: ']);
+  });
+
   it('sweeps the indeterminate bar from server HTML under the same policy', async () => {
     const page = await openStrictPage(renderToString(<TaskProgress status="running" />));
     const fill = page.document.querySelector('.taskwire-progress__indicator')!;

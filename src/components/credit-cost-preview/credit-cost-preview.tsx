@@ -3,6 +3,10 @@ import type { OptionsResult } from '../../protocol/start-answers.js';
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
+import { creditMessages } from '../messages/credit-messages.js';
+import { useMessages } from '../messages/messages-context.js';
+import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { creditCostPreviewMessages } from './credit-cost-preview-messages.js';
 import { isWithinBudget } from './is-within-budget.js';
 
 /** Where the quote stands, in TanStack Query's words, so `status={query.status}` passes straight in. */
@@ -46,9 +50,14 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
   onRetry?: () => void;
   /** The user's credits; a higher price is flagged. Defaults to no budget. */
   balance?: number;
-  /** Locale of the figures. Defaults to the user's locale. */
+  /** Locale of the figures. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
-  /** The visible heading of the preview. Defaults to `'Cost'`. */
+  /**
+   * Words to use instead of the provider's (or English), in part: the `credits` and
+   * `creditCostPreview` groups. Defaults to none.
+   */
+  messages?: TaskwireMessagesOverride<'credits' | 'creditCostPreview'> | undefined;
+  /** The visible heading of the preview. Defaults to the `creditCostPreview.label` message (`'Cost'`). */
   label?: ReactNode;
   /** Rendered last, with the budget verdict, for example a submit button that is disabled over budget. */
   children?: (props: CreditCostPreviewRenderProps) => ReactNode;
@@ -57,20 +66,8 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
 const COMPONENT = 'CreditCostPreview';
 const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'success', 'error']);
 
-/** Every word the preview shows, kept together (the label's default included). */
-const TEXT = {
-  label: 'Cost',
-  loading: 'Getting the price…',
-  free: 'Free',
-  unpriced: 'No price quoted',
-  noCredits: 'Price not given',
-  error: 'Could not get the price',
-  overBudget: (balance: string) => `More than your balance of ${balance}.`,
-  tool: 'Tool',
-  usage: 'Usage',
-  updating: 'Updating…',
-  retry: 'Try again',
-};
+/** The English groups the preview reads; nothing else of the messages is in its bundle. */
+const ENGLISH = { credits: creditMessages, creditCostPreview: creditCostPreviewMessages };
 
 function checkQuote(quote: OptionsResult | undefined): OptionsResult | undefined {
   if (quote === undefined) return undefined;
@@ -112,13 +109,18 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
       error,
       onRetry,
       balance: balanceProp,
-      locale,
-      label = TEXT.label,
+      locale: localeProp,
+      messages: messagesProp,
+      label: labelProp,
       children,
       ...rest
     },
     ref,
   ) {
+    const { messages, locale } = useMessages(ENGLISH, messagesProp, localeProp);
+    const text = messages.creditCostPreview;
+    const credited = (amount: number) => formatCredits(amount, locale, messages.credits);
+    const label = labelProp ?? text.label;
     const quote = checkQuote(quoteProp);
     const balance = checkBalance(balanceProp);
     let status: CreditCostPreviewStatus = statusProp ?? (quote ? 'success' : 'pending');
@@ -166,15 +168,12 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
           <span className="taskwire-cost__value">
             {state === 'priced'
               ? credits === undefined
-                ? TEXT.noCredits
-                : formatCredits(credits, locale)
-              : TEXT[state]}
+                ? text.noCredits
+                : credited(credits)
+              : text[state]}
           </span>
           {overBudget && balance !== undefined && (
-            <span className="taskwire-cost__budget">
-              {' '}
-              {TEXT.overBudget(formatCredits(balance, locale))}
-            </span>
+            <span className="taskwire-cost__budget"> {text.overBudget(credited(balance))}</span>
           )}
         </div>
         {(state === 'priced' || state === 'free') &&
@@ -183,25 +182,25 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
             <dl className="taskwire-cost__details">
               {quote.monetization && (
                 <div>
-                  <dt>{TEXT.tool}</dt>
+                  <dt>{text.tool}</dt>
                   <dd>{quote.monetization.toolId}</dd>
                 </div>
               )}
               {quote.usageAmount !== undefined && (
                 <div>
-                  <dt>{TEXT.usage}</dt>
+                  <dt>{text.usage}</dt>
                   <dd>{formatNumber(quote.usageAmount, locale, { maximumFractionDigits: 2 })}</dd>
                 </div>
               )}
             </dl>
           )}
-        {isUpdating && <p className="taskwire-cost__note">{TEXT.updating}</p>}
+        {isUpdating && <p className="taskwire-cost__note">{text.updating}</p>}
         {state === 'error' && (
           <div className="taskwire-cost__error">
             {errorMessage && <p className="taskwire-cost__note">{errorMessage}</p>}
             {onRetry && (
               <button type="button" className="taskwire-button" onClick={() => onRetry()}>
-                {TEXT.retry}
+                {text.retry}
               </button>
             )}
           </div>

@@ -2,6 +2,12 @@ import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react
 import { isSafeAppLink, isSafeWebLink } from '../../protocol/links.js';
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
+import { useMessages } from '../messages/messages-context.js';
+import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import {
+  notificationActionsMessages,
+  type NotificationActionsMessages,
+} from './notification-actions-messages.js';
 
 /**
  * A notification's call to action (docs/protocol.md, "Notifications"): a web link, an app link, and
@@ -12,7 +18,10 @@ export interface NotificationAction {
   deeplink?: string;
   /** A link for the mobile app; shown only when it is `https:` or of a scheme in `appSchemes`. */
   mobileDeeplink?: string;
-  /** The link text. Defaults to "Open <host>" for a web link and "Open in the app" for an app link. */
+  /**
+   * The link text. Defaults to the `notificationActions` messages: "Open <host>" for a web link and
+   * "Open in the app" for an app link.
+   */
   label?: string;
 }
 
@@ -38,16 +47,11 @@ export interface NotificationActionsProps extends Omit<
   appSchemes?: readonly string[];
   /** Shown when no action has a safe link. Defaults to nothing. */
   emptyText?: ReactNode;
+  /** Words to use instead of the provider's (or English), in part. Defaults to none. */
+  messages?: TaskwireMessagesOverride<'notificationActions'> | undefined;
 }
 
 const COMPONENT = 'NotificationActions';
-
-/** Every word the component adds to the service's text, kept together. */
-const TEXT = {
-  openWeb: (host: string) => `Open ${host}`,
-  openApp: 'Open in the app',
-  labelInApp: (label: string) => `${label} in the app`,
-};
 
 interface SafeLink {
   key: string;
@@ -86,17 +90,21 @@ function allowedSchemes(appSchemes: readonly string[]): Set<string> {
 }
 
 /** The links of `actions` that may be rendered; every refused one is reported in development. */
-function safeLinks(actions: readonly NotificationAction[], schemes: Set<string>): SafeLink[] {
+function safeLinks(
+  actions: readonly NotificationAction[],
+  schemes: Set<string>,
+  text: NotificationActionsMessages,
+): SafeLink[] {
   const links: SafeLink[] = [];
   actions.forEach((action, index) => {
     const { deeplink, mobileDeeplink, label } = action;
-    const text = typeof label === 'string' && label.trim() !== '' ? label : undefined;
+    const named = typeof label === 'string' && label.trim() !== '' ? label : undefined;
     if (deeplink !== undefined) {
       if (isSafeWebLink(deeplink)) {
         links.push({
           key: `${index}-web`,
           href: deeplink,
-          text: text ?? TEXT.openWeb(hostOf(deeplink)),
+          text: named ?? text.openWeb(hostOf(deeplink)),
         });
       } else {
         warnInvalidProp(COMPONENT, `actions[${index}].deeplink`, deeplink, 'no link');
@@ -113,7 +121,7 @@ function safeLinks(actions: readonly NotificationAction[], schemes: Set<string>)
         links.push({
           key: `${index}-app`,
           href: mobileDeeplink,
-          text: text ? TEXT.labelInApp(text) : TEXT.openApp,
+          text: named ? text.labelInApp(named) : text.openApp,
         });
       } else {
         warnInvalidProp(
@@ -136,15 +144,26 @@ function safeLinks(actions: readonly NotificationAction[], schemes: Set<string>)
  */
 export const NotificationActions = forwardRef<HTMLDivElement, NotificationActionsProps>(
   function NotificationActions(
-    { title, description, actions: actionsProp = [], appSchemes = [], emptyText, ...rest },
+    {
+      title,
+      description,
+      actions: actionsProp = [],
+      appSchemes = [],
+      emptyText,
+      messages: messagesProp,
+      ...rest
+    },
     ref,
   ) {
+    // Its one English group: nothing else of the messages is in its bundle.
+    const text = useMessages({ notificationActions: notificationActionsMessages }, messagesProp)
+      .messages.notificationActions;
     let actions = actionsProp;
     if (!Array.isArray(actions)) {
       warnInvalidProp(COMPONENT, 'actions', actions, '[]');
       actions = [];
     }
-    const links = safeLinks(actions, allowedSchemes(appSchemes));
+    const links = safeLinks(actions, allowedSchemes(appSchemes), text);
     const state: NotificationActionsState = links.length === 0 ? 'empty' : 'listed';
     return (
       <div {...rootProps(ref, 'taskwire-notification', state, rest)}>

@@ -1,6 +1,9 @@
 import { forwardRef, useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
+import { useMessages } from '../messages/messages-context.js';
+import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { taskEventListMessages } from './task-event-list-messages.js';
 
 /**
  * One custom event: as Get Result lists it (`{ type, id }`) or as a stream delivers it (`{ type,
@@ -24,11 +27,16 @@ export type TaskEventListState = 'empty' | 'listed';
 export interface TaskEventListProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** The task's custom events in order (`record.events` or a stream's `events`). Defaults to `[]`. */
   events?: readonly TaskEventListItem[];
-  /** The list's visible heading. Defaults to `'Events'`. */
+  /** The list's visible heading. Defaults to the `taskEventList.label` message (`'Events'`). */
   label?: ReactNode;
-  /** Shown when there are no events. Defaults to `'No events yet.'`. */
+  /** Shown when there are no events. Defaults to the `taskEventList.empty` message (`'No events yet.'`). */
   emptyText?: ReactNode;
+  /** Words to use instead of the provider's (or English), in part. Defaults to none. */
+  messages?: TaskwireMessagesOverride<'taskEventList'> | undefined;
 }
+
+/** The English group the list reads. */
+const ENGLISH = { taskEventList: taskEventListMessages };
 
 /** Longest field value shown, so one huge field cannot flood the page. */
 const MAX_FIELD_LENGTH = 200;
@@ -48,9 +56,10 @@ function showField(value: unknown): string {
  * `event.frame-rendered`) and the event's fields, all rendered as text.
  */
 export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(function TaskEventList(
-  { events: eventsProp = [], label = 'Events', emptyText = 'No events yet.', ...rest },
+  { events: eventsProp = [], label, emptyText, messages: messagesProp, ...rest },
   ref,
 ) {
+  const text = useMessages(ENGLISH, messagesProp).messages.taskEventList;
   const labelId = useId();
   let events = eventsProp;
   if (!Array.isArray(events)) {
@@ -61,10 +70,10 @@ export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(func
   return (
     <div {...rootProps(ref, 'taskwire-events', state, rest)}>
       <p id={labelId} className="taskwire-events__label">
-        {label}
+        {label ?? text.label}
       </p>
       {state === 'empty' ? (
-        <p className="taskwire-events__empty">{emptyText}</p>
+        <p className="taskwire-events__empty">{emptyText ?? text.empty}</p>
       ) : (
         // Focusable because it scrolls: a keyboard user must be able to reach the older events.
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region (axe scrollable-region-focusable)
@@ -80,7 +89,9 @@ export const TaskEventList = forwardRef<HTMLDivElement, TaskEventListProps>(func
                 </span>
                 {entries.length > 0 && (
                   <span className="taskwire-events__fields">
-                    {entries.map(([name, value]) => `${name}: ${showField(value)}`).join(', ')}
+                    {entries
+                      .map(([name, value]) => text.field(name, showField(value)))
+                      .join(text.fieldSeparator)}
                   </span>
                 )}
               </li>

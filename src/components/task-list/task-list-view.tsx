@@ -11,9 +11,13 @@ import type { TaskJournalEntry } from '../../state/task-journal.js';
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
+import { creditMessages } from '../messages/credit-messages.js';
+import { useMessages } from '../messages/messages-context.js';
+import type { TaskwireMessagesOverride } from '../messages/messages.js';
 import { TaskStatusBadge } from '../task-status-badge/task-status-badge.js';
-import { toDisplayStatus, type TaskDisplayStatus } from '../task-status.js';
+import { statusMessages, toDisplayStatus, type TaskDisplayStatus } from '../task-status.js';
 import { formatStartTime } from './format-start-time.js';
+import { taskListMessages } from './task-list-messages.js';
 
 /** One task a {@link TaskListView} shows: a journal entry and, once read, its record. */
 export interface TaskListViewItem {
@@ -32,13 +36,21 @@ export interface TaskListViewProps extends Omit<ComponentPropsWithoutRef<'div'>,
   items?: readonly TaskListViewItem[];
   /** Called with the task id when its dismiss button is pressed. Without it, no dismiss buttons. */
   onDismiss?: (id: string) => void;
-  /** The list's visible heading. Defaults to `'Tasks'`. */
+  /** The list's visible heading. Defaults to the `taskList.label` message (`'Tasks'`). */
   label?: ReactNode;
-  /** Shown when there are no tasks. Defaults to `'No tasks yet.'`. */
+  /** Shown when there are no tasks. Defaults to the `taskList.empty` message (`'No tasks yet.'`). */
   emptyText?: ReactNode;
-  /** Locale of the figures and times. Defaults to the user's locale. */
+  /** Locale of the figures and times. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
+  /**
+   * Words to use instead of the provider's (or English), in part: the `taskList`, `status` (the
+   * badges) and `credits` groups. Defaults to none.
+   */
+  messages?: TaskwireMessagesOverride<'taskList' | 'status' | 'credits'> | undefined;
 }
+
+/** The English groups the list reads (the badges' status words included). */
+const ENGLISH = { taskList: taskListMessages, status: statusMessages, credits: creditMessages };
 
 /** The status an item shows: its record's, else its entry's (both may be the service's words). */
 function statusOf(item: TaskListViewItem): TaskDisplayStatus {
@@ -56,13 +68,16 @@ export const TaskListView = forwardRef<HTMLDivElement, TaskListViewProps>(functi
   {
     items: itemsProp = [],
     onDismiss,
-    label = 'Tasks',
-    emptyText = 'No tasks yet.',
-    locale,
+    label,
+    emptyText,
+    locale: localeProp,
+    messages: messagesProp,
     ...rest
   },
   ref,
 ) {
+  const { messages, locale } = useMessages(ENGLISH, messagesProp, localeProp);
+  const text = messages.taskList;
   const labelId = useId();
   const labelRef = useRef<HTMLParagraphElement>(null);
   // The id whose button takes the focus once a dismissal has re-rendered the list ('' = heading).
@@ -95,10 +110,10 @@ export const TaskListView = forwardRef<HTMLDivElement, TaskListViewProps>(functi
   return (
     <div {...rootProps(ref, 'taskwire-task-list', state, rest)}>
       <p id={labelId} ref={labelRef} tabIndex={-1} className="taskwire-task-list__label">
-        {label}
+        {label ?? text.label}
       </p>
       {state === 'empty' ? (
-        <p className="taskwire-task-list__empty">{emptyText}</p>
+        <p className="taskwire-task-list__empty">{emptyText ?? text.empty}</p>
       ) : (
         <ul className="taskwire-task-list__list" aria-labelledby={labelId}>
           {items.map((item, index) => {
@@ -110,35 +125,43 @@ export const TaskListView = forwardRef<HTMLDivElement, TaskListViewProps>(functi
             return (
               <li key={entry.id} className="taskwire-task-list__item" data-state={status}>
                 <span className="taskwire-task-list__task">{entry.task}</span>
-                <TaskStatusBadge className="taskwire-task-list__status" status={status} />
+                <TaskStatusBadge
+                  className="taskwire-task-list__status"
+                  status={status}
+                  messages={messages}
+                />
                 <span className="taskwire-task-list__details">
                   {percent !== undefined && (
                     <span className="taskwire-task-list__progress">
-                      {formatNumber(percent / 100, locale, {
-                        style: 'percent',
-                        maximumFractionDigits: 0,
-                      })}{' '}
-                      done
+                      {text.done(
+                        percent,
+                        formatNumber(percent / 100, locale, {
+                          style: 'percent',
+                          maximumFractionDigits: 0,
+                        }),
+                      )}
                     </span>
                   )}
                   {credits !== undefined && (
                     <span className="taskwire-task-list__credits">
-                      {formatCredits(credits, locale)}
+                      {formatCredits(credits, locale, messages.credits)}
                     </span>
                   )}
-                  <span className="taskwire-task-list__started">
-                    Started <time dateTime={started.iso}>{started.text}</time>
-                  </span>
+                  {/* The whole phrase in <time>: word order differs by language, and the
+                      dateTime attribute still gives the machine-readable instant. */}
+                  <time className="taskwire-task-list__started" dateTime={started.iso}>
+                    {text.started(started.text, started.today)}
+                  </time>
                 </span>
                 {onDismiss && (
                   <button
                     type="button"
                     className="taskwire-button taskwire-task-list__dismiss"
-                    aria-label={`Dismiss ${entry.task}, started ${started.text}`}
+                    aria-label={text.dismissLabel(entry.task, started.text, started.today)}
                     data-dismiss-id={entry.id}
                     onClick={() => dismiss(index)}
                   >
-                    Dismiss
+                    {text.dismiss}
                   </button>
                 )}
               </li>

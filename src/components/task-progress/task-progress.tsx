@@ -2,9 +2,13 @@ import { forwardRef, useId, useState, type ComponentPropsWithoutRef, type ReactN
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatNumber, type Locale } from '../format.js';
-import { describeStatus, toDisplayStatus, type TaskStatusInput } from '../task-status.js';
+import { useMessages } from '../messages/messages-context.js';
+import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { statusMessages, toDisplayStatus, type TaskStatusInput } from '../task-status.js';
 import { describeTimeLeft, type TimeLeftText } from './describe-time-left.js';
 import { DEFAULT_SMOOTHING_WEIGHT, smoothEstimate } from './smooth-estimate.js';
+import { taskProgressMessages } from './task-progress-messages.js';
+import { timeLeftMessages } from './time-left-messages.js';
 
 /**
  * What a {@link TaskProgress} shows, mirrored in its `data-state`: `indeterminate` is a running task
@@ -27,13 +31,18 @@ export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>,
   estimatedSecondsLeft?: number | null;
   /**
    * The visible name of the bar, also its accessible name unless `aria-label` or `aria-labelledby`
-   * is given. Defaults to `'Task progress'`.
+   * is given. Defaults to the `taskProgress.label` message (`'Task progress'`).
    */
   label?: ReactNode;
   /** Why the task failed, shown as text in the `failed` state. Defaults to none. */
   failureMessage?: string;
-  /** Locale of the figures. Defaults to the user's locale. */
+  /** Locale of the figures. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
+  /**
+   * Words to use instead of the provider's (or English), in part: the `status`, `timeLeft` and
+   * `taskProgress` groups. Defaults to none.
+   */
+  messages?: TaskwireMessagesOverride<'status' | 'timeLeft' | 'taskProgress'> | undefined;
   /** Screen readers hear the progress each time it passes a multiple of this percentage. Defaults to `25`. */
   announceEvery?: number;
   /** Weight of each new estimate in the smoothed time left, in (0, 1]; `1` turns smoothing off. Defaults to `0.3`. */
@@ -43,14 +52,14 @@ export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>,
 const COMPONENT = 'TaskProgress';
 const DEFAULT_ANNOUNCE_EVERY = 25;
 
-/** Every word the bar shows or says besides the status words (task-status.ts), kept together. */
-const TEXT = {
-  label: 'Task progress',
-  percent: (figure: string) => `${figure} percent`,
-  ongoing: (status: string) => `${status}…`,
-  failedBecause: (failed: string, message: string) => `${failed}: ${message}`,
-  named: (name: string, announcement: string) => `${name}: ${announcement}`,
+/** The English groups the bar reads; nothing else of the messages is in its bundle. */
+const ENGLISH = {
+  status: statusMessages,
+  timeLeft: timeLeftMessages,
+  taskProgress: taskProgressMessages,
 };
+
+type ProgressMessages = typeof ENGLISH;
 
 function checkPercent(percent: number | null | undefined): number | null {
   if (percent == null) return null;
@@ -101,31 +110,32 @@ function describeProgress(
   failureMessage: string | undefined,
   announceEvery: number,
   locale: Locale,
+  { status: words, taskProgress: text }: ProgressMessages,
 ): ProgressDescription {
   const spoken = (value: number) =>
-    TEXT.percent(formatNumber(value, locale, { maximumFractionDigits: 0 }));
-  const withTimeLeft = (text: string) => (timeLeft ? `${text}, ${timeLeft.long}` : text);
+    text.percent(value, formatNumber(value, locale, { maximumFractionDigits: 0 }));
+  const withTimeLeft = (said: string) => (timeLeft ? text.joined(said, timeLeft.long) : said);
   switch (state) {
     case 'idle':
       return {
         shownPercent: 0,
-        valueText: describeStatus('idle'),
-        visibleValue: describeStatus('idle'),
+        valueText: words.idle,
+        visibleValue: words.idle,
         announcement: '',
       };
     case 'queued':
       return {
         shownPercent: 0,
-        valueText: describeStatus('queued'),
-        visibleValue: describeStatus('queued'),
-        announcement: describeStatus('queued'),
+        valueText: words.queued,
+        visibleValue: words.queued,
+        announcement: words.queued,
       };
     case 'indeterminate':
       return {
         shownPercent: null,
-        valueText: withTimeLeft(describeStatus('running')),
-        visibleValue: describeStatus('running'),
-        announcement: describeStatus('running'),
+        valueText: withTimeLeft(words.running),
+        visibleValue: words.running,
+        announcement: words.running,
       };
     case 'running': {
       const value = percent ?? 0;
@@ -139,34 +149,34 @@ function describeProgress(
           style: 'percent',
           maximumFractionDigits: 0,
         }),
-        announcement: step > 0 ? spoken(step) : describeStatus('running'),
+        announcement: step > 0 ? spoken(step) : words.running,
       };
     }
     case 'reconnecting': {
       // The last percentage stays (it is the last thing known), but no time left: nothing is known
       // to be running. The live text does not follow the percentage, so it is heard once.
-      const word = describeStatus('reconnecting');
+      const word = words.reconnecting;
       return {
         shownPercent: percent,
-        valueText: percent === null ? word : `${word}, ${spoken(percent)}`,
-        visibleValue: TEXT.ongoing(word),
+        valueText: percent === null ? word : text.joined(word, spoken(percent)),
+        visibleValue: text.ongoing(word),
         announcement: word,
       };
     }
     case 'completed':
       return {
         shownPercent: 100,
-        valueText: describeStatus('completed'),
-        visibleValue: describeStatus('completed'),
-        announcement: describeStatus('completed'),
+        valueText: words.completed,
+        visibleValue: words.completed,
+        announcement: words.completed,
       };
     case 'failed': {
-      const word = describeStatus('failed');
+      const word = words.failed;
       return {
         shownPercent: percent,
         valueText: word,
         visibleValue: word,
-        announcement: failureMessage ? TEXT.failedBecause(word, failureMessage) : word,
+        announcement: failureMessage ? text.failedBecause(word, failureMessage) : word,
       };
     }
     default:
@@ -184,15 +194,18 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
     status: statusProp = 'idle',
     percent: percentProp = null,
     estimatedSecondsLeft: secondsLeftProp = null,
-    label = TEXT.label,
+    label: labelProp,
     failureMessage,
-    locale,
+    locale: localeProp,
     announceEvery: announceEveryProp,
     smoothingWeight: smoothingWeightProp,
+    messages: messagesProp,
     ...rest
   },
   ref,
 ) {
+  const { messages, locale } = useMessages(ENGLISH, messagesProp, localeProp);
+  const label = labelProp ?? messages.taskProgress.label;
   const labelId = useId();
   let status = toDisplayStatus(statusProp);
   if (status === undefined) {
@@ -233,7 +246,7 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
         : smoothEstimate(smoothing.smoothed, observed, smoothingWeight);
     setSmoothing({ observed, smoothed });
   }
-  const timeLeft = active ? describeTimeLeft(smoothed, locale) : undefined;
+  const timeLeft = active ? describeTimeLeft(smoothed, locale, messages.timeLeft) : undefined;
 
   const described = describeProgress(
     state,
@@ -242,13 +255,14 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
     failureMessage,
     announceEvery,
     locale,
+    messages,
   );
   const { shownPercent, valueText, visibleValue } = described;
   // The caller's own name for the bar wins over the visible label, in the live region too.
   const callerNamed = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
   const name = rest['aria-label'] ?? (typeof label === 'string' ? label : undefined);
   let announcement = described.announcement;
-  if (announcement !== '' && name) announcement = TEXT.named(name, announcement);
+  if (announcement !== '' && name) announcement = messages.taskProgress.named(name, announcement);
 
   return (
     <div className="taskwire-progress" data-state={state}>

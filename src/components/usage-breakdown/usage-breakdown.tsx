@@ -4,11 +4,16 @@ import {
   creditsAgree,
   findUsageInconsistency,
   type Usage,
+  type UsageDetail,
 } from '../../protocol/usage.js';
 import type { OptionsResult } from '../../protocol/start-answers.js';
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
+import { creditMessages } from '../messages/credit-messages.js';
+import { useMessages } from '../messages/messages-context.js';
+import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { usageBreakdownMessages } from './usage-breakdown-messages.js';
 
 /**
  * What a {@link UsageBreakdown} shows, mirrored in its `data-state`: no usage, a consistent table,
@@ -23,13 +28,32 @@ export interface UsageBreakdownProps extends Omit<ComponentPropsWithoutRef<'div'
   usage?: Usage | null;
   /** The preflight quote (`useTaskOptions().data`), to compare the charge with. Defaults to none. */
   quote?: OptionsResult;
-  /** The table's caption. Defaults to `'Credits used'`. */
+  /** The table's caption. Defaults to the `usageBreakdown.caption` message (`'Credits used'`). */
   caption?: ReactNode;
-  /** Locale of the figures. Defaults to the user's locale. */
+  /** Locale of the figures. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
+  /**
+   * Words to use instead of the provider's (or English), in part: the `credits` and
+   * `usageBreakdown` groups. Defaults to none.
+   */
+  messages?: TaskwireMessagesOverride<'credits' | 'usageBreakdown'> | undefined;
 }
 
 const COMPONENT = 'UsageBreakdown';
+
+/** The English groups the table reads; nothing else of the messages is in its bundle. */
+const ENGLISH = { credits: creditMessages, usageBreakdown: usageBreakdownMessages };
+
+/**
+ * Whether `detail` alone breaks the rule of docs/protocol.md, "Usage and credits": checked by the
+ * protocol's own `findUsageInconsistency` on a record of that row and its charged total, so the rule
+ * is written once; such a record can only fail on the row.
+ */
+function isInconsistentRow(detail: UsageDetail): boolean {
+  return (
+    findUsageInconsistency({ credits: chargedCredits([detail]), details: [detail] }) !== undefined
+  );
+}
 
 function checkUsage(usage: Usage | null | undefined): Usage | undefined {
   if (usage == null) return undefined;
@@ -51,9 +75,20 @@ function checkUsage(usage: Usage | null | undefined): Usage | undefined {
  */
 export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
   function UsageBreakdown(
-    { usage: usageProp, quote, caption = 'Credits used', locale, ...rest },
+    {
+      usage: usageProp,
+      quote,
+      caption: captionProp,
+      locale: localeProp,
+      messages: messagesProp,
+      ...rest
+    },
     ref,
   ) {
+    const { messages, locale } = useMessages(ENGLISH, messagesProp, localeProp);
+    const text = messages.usageBreakdown;
+    const credited = (amount: number) => formatCredits(amount, locale, messages.credits);
+    const caption = captionProp ?? text.caption;
     const usage = checkUsage(usageProp);
     const problem = usage ? findUsageInconsistency(usage) : undefined;
     let state: UsageBreakdownState;
@@ -63,12 +98,13 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
     const number = (value: number) => formatNumber(value, locale, { maximumFractionDigits: 4 });
     const quoted = quote?.credits;
     const charged = usage?.credits ?? 0;
+    const rowsTotal = usage ? chargedCredits(usage.details) : 0;
 
     return (
       <div {...rootProps(ref, 'taskwire-usage', state, rest)}>
         {state === 'empty' || !usage ? (
           <p className="taskwire-usage__empty">
-            <span className="taskwire-usage__title">{caption}</span> No credits were used.
+            <span className="taskwire-usage__title">{caption}</span> {text.empty}
           </p>
         ) : (
           <>
@@ -76,10 +112,10 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
               <caption>{caption}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Credits</th>
+                  <th scope="col">{text.tool}</th>
+                  <th scope="col">{text.price}</th>
+                  <th scope="col">{text.amount}</th>
+                  <th scope="col">{text.credits}</th>
                 </tr>
               </thead>
               <tbody>
@@ -89,14 +125,14 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
                     <th scope="row">{detail.toolId}</th>
                     <td>{number(detail.price)}</td>
                     <td>{number(detail.amount)}</td>
-                    <td>{detail.failed ? 'Not charged (failed)' : number(detail.credits)}</td>
+                    <td>{detail.failed ? text.notCharged : number(detail.credits)}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot>
                 <tr>
                   <th scope="row" colSpan={3}>
-                    Total
+                    {text.total}
                   </th>
                   <td>{number(usage.credits)}</td>
                 </tr>
@@ -105,11 +141,20 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
             {problem !== undefined && (
               <div className="taskwire-usage__warning" role="alert">
                 <p>
-                  <strong>These figures do not add up.</strong> The service reported a total of{' '}
-                  {formatCredits(usage.credits, locale)}; the charged rows add up to{' '}
-                  {formatCredits(chargedCredits(usage.details), locale)}.
+                  <strong>{text.mismatch}</strong>
+                  {!creditsAgree(usage.credits, rowsTotal) && (
+                    <> {text.totalMismatch(credited(usage.credits), credited(rowsTotal))}</>
+                  )}
                 </p>
-                <p className="taskwire-usage__detail">{problem}</p>
+                {usage.details.filter(isInconsistentRow).map((detail, index) => (
+                  <p key={index} className="taskwire-usage__detail">
+                    {text.rowMismatch(
+                      detail.toolId,
+                      credited(detail.credits),
+                      credited(detail.price * detail.amount),
+                    )}
+                  </p>
+                ))}
               </div>
             )}
           </>
@@ -120,8 +165,8 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
             data-matches={creditsAgree(quoted, charged) ? '' : undefined}
           >
             {creditsAgree(quoted, charged)
-              ? `Charged as quoted: ${formatCredits(charged, locale)}.`
-              : `Quoted ${formatCredits(quoted, locale)}, charged ${formatCredits(charged, locale)}.`}
+              ? text.chargedAsQuoted(credited(charged))
+              : text.quotedAndCharged(credited(quoted), credited(charged))}
           </p>
         )}
       </div>
