@@ -3,6 +3,8 @@
  * key added to `TaskwireMessages` fails to compile here until it is translated. Pass it whole,
  * `<TaskwireProvider messages={de} locale="de">`; only an app that imports this module loads it.
  * "Credits" stays: German products sell credits under that name.
+ *
+ * @packageDocumentation
  */
 import type { TaskwireMessages } from '../components/messages/messages.js';
 

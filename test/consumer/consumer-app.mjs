@@ -324,6 +324,7 @@ const mainTsx = `import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTaskJournal, TaskwireProvider } from 'taskwire';
+import { TaskwireDevtools } from 'taskwire/devtools';
 import 'taskwire/styles.css';
 import { BackgroundPanel } from './background-panel';
 import { RenderPanel } from './render-panel';
@@ -345,6 +346,8 @@ createRoot(document.getElementById('root')!).render(
           <RenderPanel />
           <BackgroundPanel />
         </main>
+        {/* Renders nothing in this production build, which must hold none of its code. */}
+        <TaskwireDevtools />
       </TaskwireProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -97,6 +97,31 @@ function checkBuild() {
     log('! src/ changed after the last build; the test checks dist/ as it is.');
 }
 
+/**
+ * What marks the devtools panel's code: its class prefix (in its module and its stylesheet), its
+ * label and its recorder module. The app renders `<TaskwireDevtools />`, and its production build
+ * must hold none of them (docs/protocol.md, "The activity feed").
+ */
+const DEVTOOLS_MARKS = /taskwire.devtools|activity-recorder/i;
+
+/** Fails when a devtools mark is missing from the package (so the check below means something). */
+function checkDevtoolsMarks() {
+  const panel = readFileSync(join(repoRoot, 'dist', 'devtools', 'devtools-panel.js'), 'utf8');
+  if (!DEVTOOLS_MARKS.test(panel))
+    throw new Error(
+      'dist/devtools/devtools-panel.js holds no devtools mark; update DEVTOOLS_MARKS.',
+    );
+}
+
+/** The files of the app's production build that hold devtools code. */
+function devtoolsInBundle(appRoot) {
+  const assets = join(appRoot, 'dist', 'assets');
+  return readdirSync(assets).filter(
+    (name) =>
+      DEVTOOLS_MARKS.test(name) || DEVTOOLS_MARKS.test(readFileSync(join(assets, name), 'utf8')),
+  );
+}
+
 /** The JavaScript the app shipped, in bytes and gzip bytes. */
 function appBundleSize(appRoot) {
   const assets = join(appRoot, 'dist', 'assets');
@@ -158,6 +183,10 @@ async function browserHalf(appRoot, executablePath) {
   log(
     `✓ vite build, without a warning: ${(size.bytes / 1024).toFixed(1)} kB of JavaScript, ${(size.gzipBytes / 1024).toFixed(1)} kB gzip`,
   );
+  const devtools = devtoolsInBundle(appRoot);
+  if (devtools.length > 0)
+    throw new Error(`The production build holds devtools code in ${devtools.join(', ')}.`);
+  log('✓ the production build renders <TaskwireDevtools /> and holds none of its code');
 
   const server = await timed('vite preview start', () =>
     preview({
@@ -184,6 +213,7 @@ async function browserHalf(appRoot, executablePath) {
 
 async function main() {
   checkBuild();
+  checkDevtoolsMarks();
   const executablePath = findChromium();
   if (!executablePath) throw new Error('No Chromium found: run node scripts/ensure-chromium.mjs.');
 
