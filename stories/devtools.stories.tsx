@@ -126,7 +126,8 @@ export const BesideLiveFlows: Story = {
       await tabTo(userEvent, canvas.getByRole('button', { name }), 20);
       await userEvent.keyboard('{Enter}');
     }
-    const panel = canvas.getByRole('region', { name: 'Taskwire devtools' });
+    // The panel loads on demand: on a busy machine it may come after the clicks.
+    const panel = await canvas.findByRole('region', { name: 'Taskwire devtools' }, timeFor(5000));
     const list = () => within(panel).getByRole('list', { name: 'Tasks' });
     const details = () => within(panel).getByRole('region', { name: /^Task / });
     await waitFor(() => {
