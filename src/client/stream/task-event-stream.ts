@@ -160,14 +160,29 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #idle = false;
 
-  /** (Re)starts the idle watchdog: a proxy that holds the connection open but silent must not hang us. */
+  /**
+   * (Re)starts the idle watchdog: a proxy that holds the connection open but silent must not hang
+   * us. It judges the network's silence only (docs/protocol.md, "The client"): it runs while we wait
+   * for bytes, not while the caller holds events, and it looks once more a turn after it fires, so
+   * that bytes which came in while our own thread was busy (a long task, a starved process) are
+   * read before the stream is called silent.
+   */
   readonly #armIdle = (): void => {
     clearTimeout(this.#idleTimer);
     this.#idleTimer = setTimeout(() => {
-      this.#idle = true;
-      this.#controller.abort();
-      void this.#reader?.cancel();
+      this.#idleTimer = setTimeout(this.#closeIdle, 0);
     }, this.#setup.idleTimeoutMs);
+  };
+
+  readonly #disarmIdle = (): void => {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+  };
+
+  readonly #closeIdle = (): void => {
+    this.#idle = true;
+    this.#controller.abort();
+    void this.#reader?.cancel();
   };
 
   readonly #onAbort = (): void => {
@@ -180,7 +195,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     try {
       if (this.#phase === 'idle') await this.#open();
       const reader = this.#reader as EventStreamReader;
+      this.#armIdle();
       const messages = await raceAbort(reader.read(), this.#controller.signal);
+      this.#disarmIdle();
       if (this.#setup.signal?.aborted) throw this.#setup.signal.reason;
       if (messages === undefined) {
         throw new TaskwireError('network', 'The stream ended before its final event.', {
@@ -230,7 +247,6 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
         taskId: this.#taskId,
       });
     }
-    this.#armIdle();
     this.#reader = createEventStreamReader(response.body, {
       maxEventBytes: this.#setup.maxEventBytes,
       onChunk: this.#armIdle,
@@ -349,7 +365,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     this.#phase = 'done';
     this.#messages = [];
     this.#index = 0;
-    clearTimeout(this.#idleTimer);
+    this.#disarmIdle();
     this.#setup.signal?.removeEventListener('abort', this.#onAbort);
     void this.#reader?.cancel();
     // An in-process fetch may not watch the body's cancellation; the request's signal tells it too.

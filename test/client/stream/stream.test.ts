@@ -687,6 +687,38 @@ describe('client.stream idle watchdog', () => {
     expect(events).toEqual([completed]);
   });
 
+  it('does not count the time the caller holds an event as silence', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-held');
+      await writeApart(response, [sse(progress(30)), sse(completed)]);
+      response.end();
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of idleClient(server.url).stream('echo', {})) {
+      events.push(event);
+      // A slow loop body: three watchdog periods, while the service has long sent everything.
+      await pause(450);
+    }
+    expect(events).toEqual([progress(30), completed]);
+  });
+
+  it('reads what came in while its own thread was busy before calling the stream silent', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-busy');
+      await pause(50);
+      response.write(': keep-alive\n\n');
+      // The whole process (client included) is blocked for twice the watchdog period right after
+      // the keep-alive went out: when it runs again, the due watchdog comes before the bytes.
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+      await pause(50);
+      response.end(sse(completed));
+    });
+    const { events, error } = await collect(idleClient(server.url).stream('echo', {}));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([completed]);
+  });
+
   it('gives up on a service that never answers the POST, without a task id', async () => {
     server = await startRawServer(() => undefined);
     const { error } = await collect(idleClient(server.url).stream('echo', {}));
