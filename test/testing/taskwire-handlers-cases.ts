@@ -1,0 +1,186 @@
+/**
+ * `taskwireHandlers` under Mock Service Worker: the real client, with the global `fetch` and no
+ * `fetch` option of its own, against `http://taskwire.test`, answered by the reference service
+ * in-process through msw. The tests are written once here and run twice: under msw's Node server
+ * (test/testing/taskwire-handlers.test.ts) and under msw's browser worker in Chromium
+ * (test/browser/taskwire-handlers-msw.test.tsx), which differ only in how msw starts and in the
+ * few tests that exist for one of them alone.
+ */
+import type { RequestHandler } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTasks,
+  type ReferenceService,
+} from '../../src/reference/index.js';
+import { scriptTask, taskwireHandlers, withFaults, type Fault } from '../../src/testing/index.js';
+
+/** Where the client sends its requests; msw answers them in the test. */
+export const BASE = 'http://taskwire.test';
+
+/** What both `setupServer()` and `setupWorker()` return, as far as these tests use it. */
+export interface MockNetwork {
+  use(...handlers: RequestHandler[]): void;
+}
+
+const services: ReferenceService[] = [];
+
+const paced = scriptTask('paced', [
+  { progress: [25, 3] },
+  { wait: 150 },
+  { progress: [50, 2] },
+  { wait: 150 },
+  { progress: [75, 1] },
+  { wait: 150 },
+  { complete: { done: true } },
+]);
+
+/** A service behind `network` at `BASE`, with `faults`, and a client that uses the global fetch. */
+function serveOver(network: MockNetwork, faults: Fault[] = []) {
+  const service = createReferenceService({ tasks: [...demoTasks, paced], timeScale: 1 });
+  services.push(service);
+  network.use(...taskwireHandlers(withFaults(service, faults), { baseUrl: BASE }));
+  const client = createTaskClient({
+    baseUrl: BASE,
+    userToken: DEMO_USER_TOKEN,
+    clientToken: DEMO_CLIENT_TOKEN,
+  });
+  return { service, client };
+}
+
+/** Starts a service behind the mock network, with `faults`; it is closed after the test. */
+export type Serve = (faults?: Fault[]) => ReturnType<typeof serveOver>;
+
+/**
+ * Registers the tests of `taskwireHandlers` under the title `name`, against `network`, which the
+ * calling file starts, resets after each test and stops; `ownTests` adds, in the same block, the
+ * tests that exist for that file's environment alone.
+ */
+export function describeTaskwireHandlers(
+  name: string,
+  network: MockNetwork,
+  ownTests: (serve: Serve) => void,
+): void {
+  const serve: Serve = (faults = []) => serveOver(network, faults);
+
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((service) => service.close()));
+  });
+
+  describe(name, () => {
+    it('serves Submit, Get Result, Execute and Options to the global fetch', async () => {
+      const { client } = serve();
+      const { id } = await client.submit('echo', { message: 'hello' });
+      await expect(client.getResult('echo', id)).resolves.toMatchObject({
+        id,
+        status: 'COMPLETED',
+        result: { echo: 'hello' },
+      });
+      await expect(client.execute('echo', { message: 'again' })).resolves.toMatchObject({
+        result: { echo: 'again' },
+      });
+      await expect(client.options('export-data', { format: 'csv' })).resolves.toMatchObject({
+        credits: 1,
+      });
+    });
+
+    it('passes a stream on event by event, as the service writes it', async () => {
+      const { client } = serve();
+      const stream = client.stream('paced', {});
+      const seen: { type: string; status: string }[] = [];
+      for await (const event of stream) {
+        // Read while the task is still running: a buffered answer would only arrive at its end.
+        const record = await client.getResult('paced', stream.taskId!);
+        seen.push({ type: event.type, status: record.status });
+      }
+      expect(seen).toEqual([
+        { type: 'task.progress', status: 'IN_PROGRESS' },
+        { type: 'task.progress', status: 'IN_PROGRESS' },
+        { type: 'task.progress', status: 'IN_PROGRESS' },
+        { type: 'task.completed', status: 'COMPLETED' },
+      ]);
+    });
+
+    it('breaks a stream after cutAfterEvents events, as a dropped connection does', async () => {
+      const { client } = serve([{ endpoint: 'stream', cutAfterEvents: 2 }]);
+      const stream = client.stream('paced', {});
+      const seen: string[] = [];
+      const ended = await (async () => {
+        for await (const event of stream) {
+          seen.push(event.type === 'task.progress' ? `progress ${event.percent}` : event.type);
+        }
+        return 'ended';
+      })().catch((error: unknown) => error);
+      expect(seen).toEqual(['progress 25', 'progress 50']);
+      expect(ended).toMatchObject({ name: 'TaskwireError', code: 'network' });
+      // The task goes on behind the broken stream; Get Result still reaches it.
+      await expect(client.getResult('paced', stream.taskId!)).resolves.toMatchObject({
+        id: stream.taskId,
+      });
+    });
+
+    it('passes /openapi.json through as the service answers it', async () => {
+      const { service } = serve();
+      const direct = await service.fetch(new Request(`${BASE}/openapi.json`));
+      const through = await fetch(`${BASE}/openapi.json`);
+      expect(through.status).toBe(direct.status);
+      expect(await through.text()).toBe(await direct.text());
+    });
+
+    it("turns a service call that fails as a network error into msw's network error", async () => {
+      const { client } = serve([{ endpoint: 'execute', request: 1, lostAnswer: true }]);
+      const raw = await fetch(`${BASE}/workflows/echo/execute`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${DEMO_USER_TOKEN}`,
+          'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ params: { message: 'lost' } }),
+      }).then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      expect(raw).toBeInstanceOf(TypeError);
+      await expect(client.execute('echo', { message: 'kept' })).resolves.toMatchObject({
+        result: { echo: 'kept' },
+      });
+    });
+
+    it('reaches the client as a retryable network error', async () => {
+      const { client } = serve([{ endpoint: 'submit', lostAnswer: true }]);
+      await expect(client.submit('echo', { message: 'hi' })).rejects.toMatchObject({
+        code: 'network',
+        retryable: true,
+      });
+    });
+
+    it("serves a service's base path, given in baseUrl", async () => {
+      const service = createReferenceService({ basePath: '/api' });
+      services.push(service);
+      network.use(...taskwireHandlers(service, { baseUrl: `${BASE}/api/` }));
+      const client = createTaskClient({
+        baseUrl: `${BASE}/api`,
+        userToken: DEMO_USER_TOKEN,
+        clientToken: DEMO_CLIENT_TOKEN,
+      });
+      await expect(client.execute('echo', { message: 'based' })).resolves.toMatchObject({
+        result: { echo: 'based' },
+      });
+    });
+
+    it('refuses a baseUrl that is not an absolute http(s) URL', () => {
+      const service = createReferenceService();
+      services.push(service);
+      expect(() => taskwireHandlers(service, { baseUrl: '/taskwire' })).toThrow(TypeError);
+      expect(() => taskwireHandlers(service, { baseUrl: 'ftp://taskwire.test' })).toThrow(
+        TypeError,
+      );
+    });
+
+    ownTests(serve);
+  });
+}
