@@ -7,6 +7,7 @@ import {
   OTHER_USER_TOKEN,
 } from '../../src/reference/index.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/node/index.js';
+import { expectPreflightAllows, preflightRequest } from '../support/cors-preflight.js';
 
 const AUTH = {
   authorization: `Bearer ${DEMO_USER_TOKEN}`,
@@ -193,22 +194,14 @@ describe('reference server on loopback', () => {
   it('answers a CORS preflight from another origin without tokens', async () => {
     const url = await start();
 
-    const preflight = await fetch(`${url}/workflows/echo/submit`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'http://localhost:6006',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization, x-app-authorization, content-type',
-      },
-    });
+    const preflight = await fetch(
+      preflightRequest(
+        `${url}/workflows/echo/submit`,
+        'authorization, x-app-authorization, content-type',
+      ),
+    );
 
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-    const allowed = preflight.headers.get('access-control-allow-headers') ?? '';
-    for (const header of ['authorization', 'x-app-authorization', 'content-type']) {
-      expect(allowed).toContain(header);
-    }
+    expectPreflightAllows(preflight, ['authorization', 'x-app-authorization', 'content-type']);
     expect(preflight.headers.get('access-control-expose-headers')).toContain('x-task-id');
   });
 

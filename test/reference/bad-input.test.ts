@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-} from '../../src/reference/index.js';
+import { defineTask } from '../../src/reference/index.js';
 import { AUTH, BASE, post, waitForEnd } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 function rawPost(body: BodyInit, headers: Record<string, string> = {}): Request {
   return new Request(`${BASE}/workflows/echo/submit`, {
@@ -28,7 +19,7 @@ async function reasonOf(response: Response): Promise<string> {
 
 describe('body parsing', () => {
   it('answers 400 MALFORMED_BODY for bodies that are not a JSON object with a params object', async () => {
-    service = createReferenceService();
+    const service = openService();
     for (const body of [
       '',
       '{',
@@ -52,7 +43,7 @@ describe('body parsing', () => {
   });
 
   it('refuses 100k-deep nesting with 400, without a crash or a stack overflow', async () => {
-    service = createReferenceService();
+    const service = openService();
     const depth = 100_000;
     const arrays = `{"params":{"message":"x","deep":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
     const objects = `{"params":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
@@ -77,7 +68,7 @@ describe('body parsing', () => {
       ),
       run: () => null,
     });
-    service = createReferenceService({ tasks: [deep] });
+    const service = openService({ tasks: [deep] });
     const response = await service.fetch(rawPost('{"params":{}}'));
     expect(response.status).toBe(400);
     expect(await reasonOf(response)).toBe('MALFORMED_BODY');
@@ -93,7 +84,7 @@ describe('body parsing', () => {
       ),
       run: () => null,
     });
-    service = createReferenceService({ tasks: [broken] });
+    const service = openService({ tasks: [broken] });
     const response = await service.fetch(rawPost('{"params":{}}'));
     expect(response.status).toBe(500);
     const body = (await response.json()) as { reason: string; message: string };
@@ -102,7 +93,7 @@ describe('body parsing', () => {
   });
 
   it('refuses invalid UTF-8 with 400 instead of replacing it', async () => {
-    service = createReferenceService();
+    const service = openService();
     const prefix = new TextEncoder().encode('{"params":{"message":"');
     const suffix = new TextEncoder().encode('"}}');
     for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xe2, 0x28, 0xa1]]) {
@@ -114,7 +105,7 @@ describe('body parsing', () => {
   });
 
   it('accepts a UTF-8 byte order mark and multi-byte text', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const text = new TextEncoder().encode('\uFEFF{"params":{"message":"héllo 💩"}}');
     const response = await service.fetch(rawPost(text));
     expect(response.status).toBe(202);
@@ -124,7 +115,7 @@ describe('body parsing', () => {
   });
 
   it('never lets __proto__ or constructor keys change a prototype', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const body =
       '{"__proto__":{"polluted":"body"},"constructor":{"prototype":{"polluted":"ctor"}},' +
       '"params":{"message":"x","__proto__":{"polluted":"params"}},' +
@@ -149,18 +140,17 @@ describe('body parsing', () => {
         polluted: 'polluted' in params,
       }),
     });
-    await service.close();
-    service = createReferenceService({ tasks: [proto] });
-    const recordTask = await service.fetch(rawPost('{"params":{"__proto__":{"polluted":1}}}'));
+    const protoService = openService({ tasks: [proto] });
+    const recordTask = await protoService.fetch(rawPost('{"params":{"__proto__":{"polluted":1}}}'));
     expect(recordTask.status).toBe(202);
     const { response: recordAnswer } = (await recordTask.json()) as { response: { id: string } };
-    const recordRun = await waitForEnd(service, 'echo', recordAnswer.id);
+    const recordRun = await waitForEnd(protoService, 'echo', recordAnswer.id);
     expect(recordRun.result).toEqual({ plainPrototype: true, polluted: false });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('answers 422 INVALID_PARAMS naming the first bad field', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await post(service, '/workflows/render-video/submit', {
       params: { frames: 501 },
     });
@@ -175,7 +165,7 @@ describe('body parsing', () => {
 
 describe('body size limit', () => {
   it('refuses a declared Content-Length over the limit without reading the body', async () => {
-    service = createReferenceService({ limits: { bodyBytes: 1024 } });
+    const service = openService({ limits: { bodyBytes: 1024 } });
     let pulls = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -191,7 +181,7 @@ describe('body size limit', () => {
   });
 
   it('stops reading a chunked body without Content-Length once it passes the limit', async () => {
-    service = createReferenceService({ limits: { bodyBytes: 1024 * 1024 } });
+    const service = openService({ limits: { bodyBytes: 1024 * 1024 } });
     let pulls = 0;
     let cancelled = false;
     const chunk = new Uint8Array(64 * 1024).fill(0x20);
@@ -218,13 +208,13 @@ describe('body size limit', () => {
   it('accepts a body of exactly the limit', async () => {
     const body = JSON.stringify({ params: { message: 'x' } });
     const exact = new TextEncoder().encode(body).byteLength;
-    service = createReferenceService({ limits: { bodyBytes: exact }, timeScale: 0.001 });
+    const service = openService({ limits: { bodyBytes: exact }, timeScale: 0.001 });
     expect((await service.fetch(rawPost(body))).status).toBe(202);
     expect((await service.fetch(rawPost(`${body} `))).status).toBe(413);
   });
 
   it('defaults to 1 MiB', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const fits = JSON.stringify({ params: { message: 'x'.repeat(10_000) } }).padEnd(
       1024 * 1024,
       ' ',
@@ -234,7 +224,7 @@ describe('body size limit', () => {
   });
 
   it('answers 400 when the body breaks off while being read', async () => {
-    service = createReferenceService();
+    const service = openService();
     const broken = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"params":'));

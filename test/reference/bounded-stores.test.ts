@@ -8,13 +8,11 @@ import {
 import { handleRequest } from '../../src/reference/handle-request.js';
 import { createServiceContext, type ServiceContext } from '../../src/reference/service-context.js';
 import { AUTH, get, post, postRequest, submit } from './service-requests.js';
+import { openService } from './open-service.js';
 
-let service: ReferenceService | undefined;
 let context: ServiceContext | undefined;
-afterEach(async () => {
-  await service?.close();
+afterEach(() => {
   context?.close();
-  service = undefined;
   context = undefined;
 });
 
@@ -36,15 +34,15 @@ async function submitNote(key: string, params: unknown): Promise<string> {
 }
 
 /** Runs `echo` with Execute and returns its task id. */
-async function executeEcho(message: string): Promise<string> {
-  const response = await post(service!, '/workflows/echo/execute', { params: { message } });
+async function executeEcho(service: ReferenceService, message: string): Promise<string> {
+  const response = await post(service, '/workflows/echo/execute', { params: { message } });
   expect(response.status).toBe(200);
   return ((await response.json()) as { response: { id: string } }).response.id;
 }
 
 /** The status Get Result answers for `echo`'s task `id`. */
-async function resultStatus(id: string, task = 'echo'): Promise<number> {
-  return (await get(service!, `/workflows/${task}/${id}/result`)).status;
+async function resultStatus(service: ReferenceService, id: string, task = 'echo'): Promise<number> {
+  return (await get(service, `/workflows/${task}/${id}/result`)).status;
 }
 
 describe('the Idempotency-Key store', () => {
@@ -82,11 +80,11 @@ describe('the Idempotency-Key store', () => {
   });
 
   it('forgets the oldest key first past the cap: its repeat creates a new task', async () => {
-    service = createReferenceService({ tasks: [noteTask], limits: { idempotencyKeys: 2 } });
+    const service = openService({ tasks: [noteTask], limits: { idempotencyKeys: 2 } });
     const keyed = (key: string) => ({ ...AUTH, 'idempotency-key': key });
     const idOf = async (key: string) => {
       const response = await post(
-        service!,
+        service,
         '/workflows/note/submit',
         { params: { text: key } },
         keyed(key),
@@ -107,10 +105,11 @@ describe('the Idempotency-Key store', () => {
 
 describe('limits.tasks', () => {
   it('drops the tasks that finished first past the cap: their ids answer 410 RESULT_EXPIRED', async () => {
-    service = createReferenceService({ limits: { tasks: 3 } });
+    const service = openService({ limits: { tasks: 3 } });
     const ids: string[] = [];
-    for (let index = 0; index < 5; index += 1) ids.push(await executeEcho(`message ${index}`));
-    const statuses = await Promise.all(ids.map((id) => resultStatus(id)));
+    for (let index = 0; index < 5; index += 1)
+      ids.push(await executeEcho(service, `message ${index}`));
+    const statuses = await Promise.all(ids.map((id) => resultStatus(service, id)));
     expect(statuses).toEqual([410, 410, 200, 200, 200]);
     const expired = await get(service, `/workflows/echo/${ids[0]}/result`);
     expect(await expired.json()).toMatchObject({ statusCode: 410, reason: 'RESULT_EXPIRED' });
@@ -129,26 +128,26 @@ describe('limits.tasks', () => {
   });
 
   it('never drops a task that has not ended, even past the cap', async () => {
-    service = createReferenceService({ limits: { tasks: 2 } });
+    const service = openService({ limits: { tasks: 2 } });
     const running = [
       await submit(service, 'slow-report', { seconds: 600 }),
       await submit(service, 'slow-report', { seconds: 600 }),
     ];
-    const finished = await executeEcho('over the cap');
-    expect(await resultStatus(finished)).toBe(410);
-    for (const id of running) expect(await resultStatus(id, 'slow-report')).toBe(200);
+    const finished = await executeEcho(service, 'over the cap');
+    expect(await resultStatus(service, finished)).toBe(410);
+    for (const id of running) expect(await resultStatus(service, id, 'slow-report')).toBe(200);
   });
 
   it('forgets the markers of dropped tasks past the cap, oldest first (404)', async () => {
-    service = createReferenceService({ limits: { tasks: 1 } });
+    const service = openService({ limits: { tasks: 1 } });
     const [oldest, older, newest] = [
-      await executeEcho('1'),
-      await executeEcho('2'),
-      await executeEcho('3'),
+      await executeEcho(service, '1'),
+      await executeEcho(service, '2'),
+      await executeEcho(service, '3'),
     ];
-    expect(await resultStatus(oldest)).toBe(404);
-    expect(await resultStatus(older)).toBe(410);
-    expect(await resultStatus(newest)).toBe(200);
+    expect(await resultStatus(service, oldest)).toBe(404);
+    expect(await resultStatus(service, older)).toBe(410);
+    expect(await resultStatus(service, newest)).toBe(200);
   });
 
   it('refuses a cap below 1 when the service is created', () => {

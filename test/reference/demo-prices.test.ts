@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createReferenceService,
-  demoTasks,
-  type ReferenceService,
-} from '../../src/reference/index.js';
-import { post, type RecordBody, submit, waitForEnd } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { describe, expect, it } from 'vitest';
+import { demoTasks, type ReferenceService } from '../../src/reference/index.js';
+import { post, type RecordBody, runToEnd } from './service-requests.js';
+import { openService } from './open-service.js';
 
 /** A few params for every demo task, defaults included. */
 const PARAMS: Readonly<Record<string, readonly Record<string, unknown>[]>> = {
@@ -46,15 +37,10 @@ interface Quote {
 }
 
 /** What Options answers for `task` and `params`. */
-async function quote(task: string, params: unknown): Promise<Quote> {
-  const response = await post(service!, `/workflows/${task}/options`, { params });
+async function quote(service: ReferenceService, task: string, params: unknown): Promise<Quote> {
+  const response = await post(service, `/workflows/${task}/options`, { params });
   expect(response.status).toBe(200);
   return ((await response.json()) as { response: Quote }).response;
-}
-
-/** The final record of a run of `task` with `params`, read with Get Result after a Submit. */
-async function run(task: string, params: Record<string, unknown>): Promise<RecordBody> {
-  return waitForEnd(service!, task, await submit(service!, task, params));
 }
 
 const cases = Object.entries(PARAMS).flatMap(([task, list]) =>
@@ -67,9 +53,9 @@ describe('the demo tasks, priced', () => {
   });
 
   it.each(cases)('quotes what a run of $label charges', async ({ task, params }) => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const quoted = await quote(task, params);
-    const record = await run(task, params);
+    const service = openService({ timeScale: 0.001 });
+    const quoted = await quote(service, task, params);
+    const record = await runToEnd(service, task, params);
     if (PRICED.includes(task)) {
       expect(record.status).toBe('COMPLETED');
       expect(quoted.credits).toBeDefined();
@@ -84,8 +70,8 @@ describe('the demo tasks, priced', () => {
   });
 
   it('quotes the same as Execute charges, for a task with a static monetization', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const quoted = await quote('export-data', { format: 'csv' });
+    const service = openService({ timeScale: 0.001 });
+    const quoted = await quote(service, 'export-data', { format: 'csv' });
     expect(quoted).toEqual({ monetization: { toolId: 'export' }, usageAmount: 1, credits: 1 });
     const response = await post(service, '/workflows/export-data/execute', {
       params: { format: 'csv' },
@@ -95,13 +81,13 @@ describe('the demo tasks, priced', () => {
   });
 
   it('quotes a render by its frames and a batch of images by its count', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    expect(await quote('render-video', { frames: 8 })).toEqual({
+    const service = openService({ timeScale: 0.001 });
+    expect(await quote(service, 'render-video', { frames: 8 })).toEqual({
       monetization: { toolId: 'video-render' },
       usageAmount: 8,
       credits: 4,
     });
-    expect(await quote('generate-images', { prompt: 'a', count: 4 })).toEqual({
+    expect(await quote(service, 'generate-images', { prompt: 'a', count: 4 })).toEqual({
       monetization: { toolId: 'image-gen' },
       usageAmount: 4,
       credits: 10,

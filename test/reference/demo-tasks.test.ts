@@ -1,25 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { findUsageInconsistency } from '../../src/protocol/usage.js';
 import {
   DEMO_CLIENT_TOKEN,
   DEMO_USER_TOKEN,
   OTHER_USER_TOKEN,
-  createReferenceService,
   demoTaskSchemas,
   demoTasks,
   type ReferenceService,
 } from '../../src/reference/index.js';
 import { eventsOf, post, readStream } from './service-requests.js';
+import { openService } from './open-service.js';
 
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
-
-async function streamTask(task: string, params: unknown) {
-  const response = await post(service!, `/workflows/${task}/stream`, { params });
+async function streamTask(service: ReferenceService, task: string, params: unknown) {
+  const response = await post(service, `/workflows/${task}/stream`, { params });
   expect(response.status).toBe(200);
   return eventsOf(await readStream(response));
 }
@@ -44,14 +38,14 @@ describe('demo tasks', () => {
   });
 
   it('echo finishes at once with the message and no usage', async () => {
-    service = createReferenceService();
-    const events = await streamTask('echo', { message: 'hello' });
+    const service = openService();
+    const events = await streamTask(service, 'echo', { message: 'hello' });
     expect(events).toEqual([{ type: 'task.completed', result: { echo: 'hello' } }]);
   });
 
   it('render-video reports progress, partial results and both custom events, all matching its schemas', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const events = await streamTask('render-video', {});
+    const service = openService({ timeScale: 0.001 });
+    const events = await streamTask(service, 'render-video', {});
     const schemas = demoTaskSchemas['render-video'];
     const progress = events.filter((event) => event.type === 'task.progress');
     expect(progress).toHaveLength(20);
@@ -73,8 +67,11 @@ describe('demo tasks', () => {
   });
 
   it('generate-images charges its tools with a failed, uncharged sub-tool', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const events = await streamTask('generate-images', { prompt: 'a lighthouse', count: 3 });
+    const service = openService({ timeScale: 0.001 });
+    const events = await streamTask(service, 'generate-images', {
+      prompt: 'a lighthouse',
+      count: 3,
+    });
     const completed = events.at(-1)!;
     const usage = completed.usage as { credits: number; details: Array<{ failed: boolean }> };
     expect(findUsageInconsistency(usage as never)).toBeUndefined();
@@ -87,38 +84,38 @@ describe('demo tasks', () => {
   });
 
   it('translate-text charges what its preflight quoted', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const params = { text: 'Bonjour '.repeat(40), targetLanguage: 'en' };
     const quote = await post(service, '/workflows/translate-text/options', { params });
     const { response: options } = (await quote.json()) as { response: { credits: number } };
-    const events = await streamTask('translate-text', params);
+    const events = await streamTask(service, 'translate-text', params);
     const completed = events.at(-1)!;
     expect((completed.usage as { credits: number }).credits).toBe(options.credits);
     expect(completed.result).toEqual({ text: `[en] ${params.text}`, targetLanguage: 'en' });
   });
 
   it('failing-task fails with its default or given reason', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const byDefault = await streamTask('failing-task', {});
+    const service = openService({ timeScale: 0.001 });
+    const byDefault = await streamTask(service, 'failing-task', {});
     expect(byDefault.at(-1)).toMatchObject({
       type: 'task.failed',
       result: { reason: 'DEMO_FAILURE' },
     });
-    const given = await streamTask('failing-task', { reason: 'NO_GPU' });
+    const given = await streamTask(service, 'failing-task', { reason: 'NO_GPU' });
     expect(given.at(-1)).toMatchObject({ type: 'task.failed', result: { reason: 'NO_GPU' } });
   });
 
   it('slow-report runs past the 20 s Execute limit by default and reports progress every second', async () => {
-    service = createReferenceService({ timeScale: 0.0005 });
+    const service = openService({ timeScale: 0.0005 });
     expect(z.parse(demoTaskSchemas['slow-report'].params, {})).toEqual({ seconds: 30 });
-    const events = await streamTask('slow-report', {});
+    const events = await streamTask(service, 'slow-report', {});
     expect(events.filter((event) => event.type === 'task.progress')).toHaveLength(30);
     expect(events.at(-1)).toMatchObject({ type: 'task.completed', result: { seconds: 30 } });
   });
 
   it('export-data completes with a file of the asked format', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const events = await streamTask('export-data', { format: 'json' });
+    const service = openService({ timeScale: 0.001 });
+    const events = await streamTask(service, 'export-data', { format: 'json' });
     expect(events.at(-1)).toMatchObject({ type: 'task.completed', result: { format: 'json' } });
     expect(demoTasks.find((task) => task.name === 'export-data')?.notifies).toBe(true);
   });

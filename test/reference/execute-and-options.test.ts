@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-} from '../../src/reference/index.js';
+import { defineTask } from '../../src/reference/index.js';
 import { post, readRecord, waitForEnd } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 describe('Execute', () => {
   it('answers 200 with the completed record and its usage', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/generate-images/execute', {
       params: { prompt: 'a cat', count: 2 },
     });
@@ -44,7 +35,7 @@ describe('Execute', () => {
   });
 
   it('answers 200 FAILED for a task that failed, and leaves out usage when nothing was charged', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/failing-task/execute', { params: {} });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { response: Record<string, unknown> };
@@ -61,7 +52,7 @@ describe('Execute', () => {
   });
 
   it('answers 504 EXECUTE_TIMEOUT with the task id past the limit, and the task goes on', async () => {
-    service = createReferenceService({ timeScale: 0.01, limits: { executeTimeoutMs: 50 } });
+    const service = openService({ timeScale: 0.01, limits: { executeTimeoutMs: 50 } });
     // 30 nominal seconds at 0.01 is 300 ms: far past the 50 ms limit.
     const started = performance.now();
     const response = await post(service, '/workflows/slow-report/execute', { params: {} });
@@ -82,7 +73,7 @@ describe('Execute', () => {
   });
 
   it('defaults to a 20 second limit', async () => {
-    service = createReferenceService({ timeScale: 0.0005 });
+    const service = openService({ timeScale: 0.0005 });
     // 30 nominal seconds at 0.0005 is 15 ms: far within 20 real seconds.
     const response = await post(service, '/workflows/slow-report/execute', { params: {} });
     expect(response.status).toBe(200);
@@ -91,7 +82,7 @@ describe('Execute', () => {
 
 describe('Options', () => {
   it('answers the preflight options() for a task registered with enablePreflight', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await post(service, '/workflows/translate-text/options', {
       params: { text: 'x'.repeat(250), targetLanguage: 'fr' },
     });
@@ -103,7 +94,7 @@ describe('Options', () => {
   });
 
   it('answers the static monetization with usageAmount defaulting to 1', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await post(service, '/workflows/export-data/options', {
       params: { format: 'json' },
     });
@@ -117,9 +108,8 @@ describe('Options', () => {
       monetization: { toolId: 'tool', price: 1.5, usageAmount: 4 },
       run: () => null,
     });
-    await service.close();
-    service = createReferenceService({ tasks: [withAmount] });
-    const priced = await post(service, '/workflows/priced/options', { params: {} });
+    const pricedService = openService({ tasks: [withAmount] });
+    const priced = await post(pricedService, '/workflows/priced/options', { params: {} });
     expect(((await priced.json()) as { response: unknown }).response).toEqual({
       monetization: { toolId: 'tool' },
       usageAmount: 4,
@@ -128,7 +118,7 @@ describe('Options', () => {
   });
 
   it('answers {} for a task with no monetization', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await post(service, '/workflows/echo/options', { params: { message: 'x' } });
     expect(await response.json()).toEqual({ status: 'success', response: {} });
   });
@@ -150,7 +140,7 @@ describe('Options', () => {
         return null;
       },
     });
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const response = await post(service, '/workflows/priced/options', { params: { size: 9 } });
     expect(((await response.json()) as { response: unknown }).response).toEqual({
       monetization: { toolId: 'static' },
@@ -162,7 +152,7 @@ describe('Options', () => {
   });
 
   it('checks params like the other endpoints', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await post(service, '/workflows/translate-text/options', {
       params: { text: 'hello', targetLanguage: 'French' },
     });
@@ -177,7 +167,7 @@ describe('Options', () => {
       options: () => ({ credits: -1 }),
       run: () => null,
     });
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const response = await post(service, '/workflows/bad-preflight/options', { params: {} });
     expect(response.status).toBe(500);
     expect(((await response.json()) as { reason: string }).reason).toBe('INTERNAL');

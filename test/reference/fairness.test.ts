@@ -1,10 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-} from '../../src/reference/index.js';
+import { createReferenceService, defineTask } from '../../src/reference/index.js';
 import {
   AUTH,
   OTHER_AUTH,
@@ -14,12 +10,7 @@ import {
   submit,
   waitForEnd,
 } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 /** A task that reports `secondsLeft` and then waits until the test releases it. */
 function heldTask(secondsLeft = 0) {
@@ -59,10 +50,10 @@ describe('limits.tasksPerUser', () => {
   it("runs another user's Execute at once while one user has asked for 256 long tasks", async () => {
     // The defaults: 256 tasks run at once, 32 per user. Without a share per user, the first user's
     // tasks would fill every place and the other user's echo would wait past the Execute limit.
-    service = createReferenceService({ limits: { executeTimeoutMs: 2000 } });
+    const service = openService({ limits: { executeTimeoutMs: 2000 } });
     const answers = await Promise.all(
       Array.from({ length: 256 }, () =>
-        post(service!, '/workflows/slow-report/submit', { params: LONG }),
+        post(service, '/workflows/slow-report/submit', { params: LONG }),
       ),
     );
 
@@ -84,7 +75,7 @@ describe('limits.tasksPerUser', () => {
   });
 
   it('answers 429 TOO_MANY_TASKS with a Retry-After and the error body past the limit', async () => {
-    service = createReferenceService({ limits: { tasksPerUser: 2 } });
+    const service = openService({ limits: { tasksPerUser: 2 } });
     await submit(service, 'slow-report', LONG);
     await submit(service, 'slow-report', LONG);
     const third = await post(service, '/workflows/slow-report/submit', { params: LONG });
@@ -96,7 +87,7 @@ describe('limits.tasksPerUser', () => {
 
   it('counts the tasks of Submit, Stream and Execute alike, and refuses each of them', async () => {
     const { task, releases } = heldTask();
-    service = createReferenceService({ tasks: [task], limits: { tasksPerUser: 3 } });
+    const service = openService({ tasks: [task], limits: { tasksPerUser: 3 } });
     await submit(service, 'held', {});
     const stream = await post(service, '/workflows/held/stream', { params: {} });
     expect(stream.status).toBe(200);
@@ -116,7 +107,7 @@ describe('limits.tasksPerUser', () => {
 
   it('lets the user start another task as soon as one of theirs has ended', async () => {
     const { task, releases } = heldTask();
-    service = createReferenceService({ tasks: [task], limits: { tasksPerUser: 1 } });
+    const service = openService({ tasks: [task], limits: { tasksPerUser: 1 } });
     const first = await submit(service, 'held', {});
     await expect.poll(() => releases.length).toBe(1);
     expect((await post(service, '/workflows/held/submit', { params: {} })).status).toBe(429);
@@ -126,7 +117,7 @@ describe('limits.tasksPerUser', () => {
   });
 
   it("starts another user's task as if the first user's did not exist", async () => {
-    service = createReferenceService({ limits: { tasksPerUser: 1 } });
+    const service = openService({ limits: { tasksPerUser: 1 } });
     await submit(service, 'slow-report', LONG);
     expect((await post(service, '/workflows/slow-report/submit', { params: LONG })).status).toBe(
       429,
@@ -142,7 +133,7 @@ describe('limits.tasksPerUser', () => {
 
   it('answers an idempotent repeat of an accepted Submit with its first answer, even at the limit', async () => {
     const { task, releases } = heldTask();
-    service = createReferenceService({ tasks: [task], limits: { tasksPerUser: 1 } });
+    const service = openService({ tasks: [task], limits: { tasksPerUser: 1 } });
     const keyed = (key: string) => ({ ...AUTH, 'idempotency-key': key });
     const first = await post(service, '/workflows/held/submit', { params: {} }, keyed('one'));
     expect(first.status).toBe(202);
@@ -163,7 +154,7 @@ describe('limits.tasksPerUser', () => {
   });
 
   it("checks the params before the user's share, and Options is not counted", async () => {
-    service = createReferenceService({ limits: { tasksPerUser: 1 } });
+    const service = openService({ limits: { tasksPerUser: 1 } });
     await submit(service, 'slow-report', LONG);
     const badParams = await post(service, '/workflows/slow-report/submit', {
       params: { seconds: -1 },
@@ -179,7 +170,7 @@ describe('limits.tasksPerUser', () => {
     ['at most 5 seconds, however long the tasks expect to take', 3600, '5'],
   ])('hints %s in Retry-After', async (_, secondsLeft, hint) => {
     const { task, releases } = heldTask(secondsLeft);
-    service = createReferenceService({ tasks: [task], limits: { tasksPerUser: 1 } });
+    const service = openService({ tasks: [task], limits: { tasksPerUser: 1 } });
     await submit(service, 'held', {});
     await expect.poll(() => releases.length).toBe(1);
     const refused = await post(service, '/workflows/held/submit', { params: {} });
@@ -188,7 +179,7 @@ describe('limits.tasksPerUser', () => {
 
   it('hints 5 seconds when every task of the user still waits for a place to run', async () => {
     const { task, releases } = heldTask(1);
-    service = createReferenceService({
+    const service = openService({
       tasks: [task],
       limits: { tasksPerUser: 1, concurrentTasks: 1 },
     });

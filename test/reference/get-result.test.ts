@@ -1,26 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-} from '../../src/reference/index.js';
+import { defineTask } from '../../src/reference/index.js';
 import {
   AUTH,
   OTHER_AUTH,
   get,
   post,
   readRecord,
+  runToEnd,
   submit,
   waitForEnd,
   type RecordBody,
 } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 /** A task whose steps the test releases one by one, so each state can be observed. */
 function gatedTask() {
@@ -53,7 +45,7 @@ function gatedTask() {
 
 describe('Submit Task', () => {
   it('answers 202 with the envelope, the id and a Location of its result', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/echo/submit', { params: { message: 'hi' } });
     expect(response.status).toBe(202);
     const body = (await response.json()) as {
@@ -69,7 +61,7 @@ describe('Submit Task', () => {
   });
 
   it('gives every task its own id', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const first = await submit(service, 'echo', { message: 'a' });
     const second = await submit(service, 'echo', { message: 'a' });
     expect(first).not.toBe(second);
@@ -79,7 +71,7 @@ describe('Submit Task', () => {
 describe('Get Result', () => {
   it('shows ACCEPTED while the task waits for a free slot', async () => {
     const { task, release } = gatedTask();
-    service = createReferenceService({ tasks: [task], limits: { concurrentTasks: 1 } });
+    const service = openService({ tasks: [task], limits: { concurrentTasks: 1 } });
     const first = await submit(service, 'gated', {});
     const second = await submit(service, 'gated', {});
     const waiting = await get(service, `/workflows/gated/${second}/result`);
@@ -102,7 +94,7 @@ describe('Get Result', () => {
 
   it('shows progress, the latest partial result, events and usage while running, then the final result', async () => {
     const { task, release } = gatedTask();
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const id = await submit(service, 'gated', {});
 
     const started = await readRecord(service, 'gated', id);
@@ -154,7 +146,7 @@ describe('Get Result', () => {
   });
 
   it('caps the Retry-After hint at 5 seconds', async () => {
-    service = createReferenceService({ timeScale: 1 });
+    const service = openService({ timeScale: 1 });
     const id = await submit(service, 'slow-report', { seconds: 600 });
     // The first step of slow-report takes a nominal second; progress 0 with 0 s left gives the floor.
     const response = await get(service, `/workflows/slow-report/${id}/result`);
@@ -168,18 +160,16 @@ describe('Get Result', () => {
         return null;
       },
     });
-    await service.close();
-    service = createReferenceService({ tasks: [long] });
-    const longId = await submit(service, 'long', {});
+    const longService = openService({ tasks: [long] });
+    const longId = await submit(longService, 'long', {});
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const hinted = await get(service, `/workflows/long/${longId}/result`);
+    const hinted = await get(longService, `/workflows/long/${longId}/result`);
     expect(hinted.headers.get('retry-after')).toBe('5');
   });
 
   it('shows a failed task with its own reason and status code', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const id = await submit(service, 'failing-task', { reason: 'OUT_OF_FRAMES' });
-    const record = await waitForEnd(service, 'failing-task', id);
+    const service = openService({ timeScale: 0.001 });
+    const record = await runToEnd(service, 'failing-task', { reason: 'OUT_OF_FRAMES' });
     expect(record.status).toBe('FAILED');
     expect(record.result).toEqual({
       status: 'error',
@@ -206,9 +196,8 @@ describe('Get Result', () => {
         return { late: true };
       },
     });
-    service = createReferenceService({ tasks: [task] });
-    const id = await submit(service, 'refuses', {});
-    const record = await waitForEnd(service, 'refuses', id);
+    const service = openService({ tasks: [task] });
+    const record = await runToEnd(service, 'refuses', {});
     expect(record.status).toBe('FAILED');
     expect(record.result).toEqual({
       status: 'error',
@@ -227,9 +216,8 @@ describe('Get Result', () => {
         throw new Error('secret database password in /srv/app/db.ts');
       },
     });
-    service = createReferenceService({ tasks: [task] });
-    const id = await submit(service, 'throws', {});
-    const record = await waitForEnd(service, 'throws', id);
+    const service = openService({ tasks: [task] });
+    const record = await runToEnd(service, 'throws', {});
     expect(record.status).toBe('FAILED');
     const failure = record.result as { statusCode: number; reason: string; message: string };
     expect(failure.statusCode).toBe(500);
@@ -249,30 +237,26 @@ describe('Get Result', () => {
       params: z.object({}),
       run: () => [1, 2] as unknown as Record<string, unknown>,
     });
-    service = createReferenceService({ tasks: [wrongShape, notObject] });
-    const first = await waitForEnd(
-      service,
-      'wrong-shape',
-      await submit(service, 'wrong-shape', {}),
-    );
+    const service = openService({ tasks: [wrongShape, notObject] });
+    const first = await runToEnd(service, 'wrong-shape', {});
     expect(first.result).toMatchObject({
       reason: 'TASK_ERROR',
       message: expect.stringContaining('url'),
     });
-    const second = await waitForEnd(service, 'not-object', await submit(service, 'not-object', {}));
+    const second = await runToEnd(service, 'not-object', {});
     expect(second.result).toMatchObject({ reason: 'TASK_ERROR' });
   });
 
   it('answers a task that returns nothing with a null result', async () => {
     const task = defineTask({ name: 'quiet', params: z.object({}), run: () => null });
-    service = createReferenceService({ tasks: [task] });
-    const record = await waitForEnd(service, 'quiet', await submit(service, 'quiet', {}));
+    const service = openService({ tasks: [task] });
+    const record = await runToEnd(service, 'quiet', {});
     expect(record).toMatchObject({ status: 'COMPLETED', result: null });
     expect(record.usage).toBeUndefined();
   });
 
   it('answers another user exactly as for an id that never existed', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const id = await submit(service, 'echo', { message: 'mine' });
     await waitForEnd(service, 'echo', id);
     const theirs = await get(service, `/workflows/echo/${id}/result`, OTHER_AUTH);
@@ -284,7 +268,7 @@ describe('Get Result', () => {
   });
 
   it('answers RESULT_NOT_FOUND for an id read under another task name, or far too long', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const id = await submit(service, 'echo', { message: 'x' });
     const otherTask = await get(service, `/workflows/export-data/${id}/result`);
     expect(otherTask.status).toBe(404);
@@ -303,7 +287,7 @@ describe('Get Result', () => {
 
   it('answers 410 RESULT_EXPIRED once a finished task is past its retention, and 404 a day later', async () => {
     let now = 1_000_000;
-    service = createReferenceService({
+    const service = openService({
       timeScale: 0.001,
       now: () => now,
       limits: { retentionMs: 60_000 },
@@ -324,7 +308,7 @@ describe('Get Result', () => {
 
   it('keeps a running task past its retention time', async () => {
     let now = 0;
-    service = createReferenceService({
+    const service = openService({
       timeScale: 1,
       now: () => now,
       limits: { retentionMs: 10 },
@@ -335,7 +319,7 @@ describe('Get Result', () => {
   });
 
   it('takes the same headers as every endpoint', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const id = await submit(service, 'echo', { message: 'x' });
     const unauthenticated = await get(service, `/workflows/echo/${id}/result`, {});
     expect(unauthenticated.status).toBe(401);

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-} from '../../src/reference/index.js';
+import { defineTask } from '../../src/reference/index.js';
 import { AUTH, OTHER_AUTH, post, readRecord, waitForEnd } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 /** A task that counts its runs and charges one credit per run. */
 function countingTask() {
@@ -36,7 +27,7 @@ async function idOf(response: Response): Promise<string> {
 describe('Idempotency-Key', () => {
   it('answers a repeat with the first answer, creating and charging one task', async () => {
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const headers = { ...AUTH, 'idempotency-key': 'key-1' };
     const first = await post(
       service,
@@ -60,11 +51,11 @@ describe('Idempotency-Key', () => {
 
   it('makes one task and one charge out of fifty concurrent copies', async () => {
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const headers = { ...AUTH, 'idempotency-key': 'burst' };
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        post(service!, '/workflows/counted/submit', { params: { value: 7 } }, headers),
+        post(service, '/workflows/counted/submit', { params: { value: 7 } }, headers),
       ),
     );
     const ids = new Set(await Promise.all(answers.map(idOf)));
@@ -80,7 +71,7 @@ describe('Idempotency-Key', () => {
 
   it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key with other params or notification', async () => {
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const headers = { ...AUTH, 'idempotency-key': 'key-2' };
     await idOf(await post(service, '/workflows/counted/submit', { params: { value: 1 } }, headers));
     const otherParams = await post(
@@ -104,7 +95,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('treats the same members in another order as the same body', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const headers = { ...AUTH, 'idempotency-key': 'order' };
     const first = await post(
       service,
@@ -122,7 +113,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('keeps keys apart per user and per task', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const body = { params: { message: 'x' } };
     const mine = await idOf(
       await post(service, '/workflows/echo/submit', body, { ...AUTH, 'idempotency-key': 'k' }),
@@ -150,7 +141,7 @@ describe('Idempotency-Key', () => {
   it('forgets a key after 24 hours', async () => {
     let now = 0;
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task], now: () => now });
+    const service = openService({ tasks: [task], now: () => now });
     const headers = { ...AUTH, 'idempotency-key': 'day' };
     const body = { params: { value: 1 } };
     const first = await idOf(await post(service, '/workflows/counted/submit', body, headers));
@@ -165,10 +156,10 @@ describe('Idempotency-Key', () => {
 
   it('creates a task per request without a key', async () => {
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const ids = await Promise.all(
       Array.from({ length: 3 }, async () =>
-        idOf(await post(service!, '/workflows/counted/submit', { params: { value: 1 } })),
+        idOf(await post(service, '/workflows/counted/submit', { params: { value: 1 } })),
       ),
     );
     expect(new Set(ids).size).toBe(3);

@@ -1,29 +1,25 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createReferenceService, type ReferenceService } from '../../src/reference/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ReferenceService } from '../../src/reference/index.js';
 import { post, waitForEnd } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 async function submitWith(
+  service: ReferenceService,
   notification: unknown,
   task = 'export-data',
   params: unknown = { format: 'csv' },
 ) {
-  return post(service!, `/workflows/${task}/submit`, { params, notification });
+  return post(service, `/workflows/${task}/submit`, { params, notification });
 }
 
 describe('notifications', () => {
   it('sends one notification to the sink and the callback when a notifying task completes', async () => {
     const received: unknown[] = [];
-    service = createReferenceService({
+    const service = openService({
       timeScale: 0.001,
       onNotification: (item) => void received.push(item),
     });
-    const response = await submitWith({
+    const response = await submitWith(service, {
       enabled: true,
       data: { title: 'Export ready', description: 'Your CSV is ready.' },
       actions: [{ deeplink: 'https://app.example.com/exports', mobileDeeplink: 'myapp://exports' }],
@@ -43,8 +39,8 @@ describe('notifications', () => {
   });
 
   it('uses a default title and description when the Submit gives none', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
-    const response = await submitWith({ enabled: true });
+    const service = openService({ timeScale: 0.001 });
+    const response = await submitWith(service, { enabled: true });
     const { response: answer } = (await response.json()) as { response: { id: string } };
     await waitForEnd(service, 'export-data', answer.id);
     expect(service.notifications).toHaveLength(1);
@@ -54,7 +50,7 @@ describe('notifications', () => {
   });
 
   it('sends nothing without enabled: true, or for a task that does not notify', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const ids: Array<[string, string]> = [];
     for (const [task, params, notification] of [
       ['export-data', { format: 'csv' }, undefined],
@@ -62,7 +58,7 @@ describe('notifications', () => {
       ['export-data', { format: 'json' }, { data: { title: 'x' } }],
       ['echo', { message: 'x' }, { enabled: true }],
     ] as const) {
-      const response = await submitWith(notification, task, params);
+      const response = await submitWith(service, notification, task, params);
       expect(response.status).toBe(202);
       ids.push([task, ((await response.json()) as { response: { id: string } }).response.id]);
     }
@@ -71,20 +67,20 @@ describe('notifications', () => {
   });
 
   it('keeps the service working when the callback throws', async () => {
-    service = createReferenceService({
+    const service = openService({
       timeScale: 0.001,
       onNotification: () => {
         throw new Error('sink down');
       },
     });
-    const response = await submitWith({ enabled: true });
+    const response = await submitWith(service, { enabled: true });
     const { response: answer } = (await response.json()) as { response: { id: string } };
     expect((await waitForEnd(service, 'export-data', answer.id)).status).toBe('COMPLETED');
     expect(service.notifications).toHaveLength(1);
   });
 
   it('refuses dangerous or malformed links with 422 INVALID_NOTIFICATION, creating no task', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const refused: unknown[] = [
       { actions: [{ deeplink: 'javascript:alert(1)' }] },
       { actions: [{ deeplink: 'JavaScript:alert(1)' }] },
@@ -107,16 +103,16 @@ describe('notifications', () => {
       [],
     ];
     for (const notification of refused) {
-      const response = await submitWith(notification);
+      const response = await submitWith(service, notification);
       expect(response.status, JSON.stringify(notification)).toBe(422);
       expect(((await response.json()) as { reason: string }).reason).toBe('INVALID_NOTIFICATION');
     }
-    const accepted = await submitWith({
+    const accepted = await submitWith(service, {
       enabled: true,
       actions: [{ deeplink: 'HTTPS://example.com/a' }, { mobileDeeplink: 'my-app+x.y:open' }],
     });
     expect(accepted.status).toBe(202);
     // `null` reads as no notification.
-    expect((await submitWith(null)).status).toBe(202);
+    expect((await submitWith(service, null)).status).toBe(202);
   });
 });

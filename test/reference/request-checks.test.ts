@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createReferenceService, type ReferenceService } from '../../src/reference/index.js';
+import { describe, expect, it } from 'vitest';
 import { AUTH, BASE, get, post, submit } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { expectPreflightAllows, preflightRequest } from '../support/cors-preflight.js';
+import { openService } from './open-service.js';
 
 interface ErrorBody {
   status: string;
@@ -25,7 +20,7 @@ async function errorOf(response: Response): Promise<ErrorBody> {
 
 describe('routing', () => {
   it('answers 404 NOT_FOUND for a path that is no endpoint', async () => {
-    service = createReferenceService();
+    const service = openService();
     for (const path of [
       '/',
       '/workflows',
@@ -44,7 +39,7 @@ describe('routing', () => {
   });
 
   it('answers 405 with Allow for the wrong method on a known path', async () => {
-    service = createReferenceService();
+    const service = openService();
     const getSubmit = await get(service, '/workflows/echo/submit');
     expect(getSubmit.status).toBe(405);
     expect(getSubmit.headers.get('allow')).toBe('POST, OPTIONS');
@@ -59,7 +54,7 @@ describe('routing', () => {
   });
 
   it('never answers 500 to path tricks', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const paths = [
       '/workflows/ec%2Fho/submit',
       '/workflows/..%2F..%2Fetc%2Fpasswd/submit',
@@ -90,7 +85,7 @@ describe('routing', () => {
   });
 
   it('serves under a base path when one is configured', async () => {
-    service = createReferenceService({ basePath: '/api/taskwire/', timeScale: 0.001 });
+    const service = openService({ basePath: '/api/taskwire/', timeScale: 0.001 });
     const response = await post(service, '/api/taskwire/workflows/echo/submit', {
       params: { message: 'x' },
     });
@@ -107,7 +102,7 @@ describe('routing', () => {
 
 describe('authentication', () => {
   it('answers 401 for a missing, malformed or unknown token of either kind', async () => {
-    service = createReferenceService();
+    const service = openService();
     const cases: Array<Record<string, string>> = [
       {},
       { authorization: 'Bearer demo-user-token' },
@@ -139,7 +134,7 @@ describe('authentication', () => {
   });
 
   it('accepts the bearer scheme in any case', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(
       service,
       '/workflows/echo/submit',
@@ -153,7 +148,7 @@ describe('authentication', () => {
   });
 
   it('takes configured tokens instead of the demo set', async () => {
-    service = createReferenceService({
+    const service = openService({
       clientTokens: ['app-1'],
       userTokens: { 'alice-token': 'alice' },
       timeScale: 0.001,
@@ -170,7 +165,7 @@ describe('authentication', () => {
 
 describe('header rules', () => {
   it('answers 400 INVALID_HEADER for a malformed platform, x-touchpoint or Idempotency-Key', async () => {
-    service = createReferenceService();
+    const service = openService();
     const cases: Array<Record<string, string>> = [
       { platform: '' },
       { platform: 'web site' },
@@ -198,7 +193,7 @@ describe('header rules', () => {
   });
 
   it('accepts well-formed optional headers', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(
       service,
       '/workflows/echo/submit',
@@ -214,7 +209,7 @@ describe('header rules', () => {
   });
 
   it('answers 415 for a POST without a JSON content type', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     for (const contentType of [
       undefined,
       'text/plain',
@@ -252,7 +247,7 @@ describe('header rules', () => {
 
 describe('check order', () => {
   it('answers the first failing check in the order of docs/protocol.md, "Headers and tokens"', async () => {
-    service = createReferenceService({
+    const service = openService({
       limits: { bodyBytes: 100, rateLimit: { perSecond: 0.001, burst: 1000 } },
     });
     const bad = {
@@ -263,7 +258,7 @@ describe('check order', () => {
     };
     const big = JSON.stringify({ params: { message: 'x'.repeat(200) } });
     const send = (path: string, headers: Record<string, string>, body: string, method = 'POST') =>
-      service!.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
+      service.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
     const reasonOf = async (response: Promise<Response>) => (await errorOf(await response)).reason;
 
     // route < method < tokens < headers < content type < size < body < task name < params
@@ -310,7 +305,7 @@ describe('check order', () => {
 
   it('puts the rate limit after the tokens and before the headers', async () => {
     let now = 0;
-    service = createReferenceService({
+    const service = openService({
       now: () => now,
       limits: { rateLimit: { perSecond: 1, burst: 1 } },
     });
@@ -327,16 +322,16 @@ describe('check order', () => {
 
 describe('rate limit', () => {
   it('is off by default', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => get(service!, '/workflows/echo/x/result')),
+      Array.from({ length: 100 }, () => get(service, '/workflows/echo/x/result')),
     );
     expect(answers.every((answer) => answer.status === 404)).toBe(true);
   });
 
   it('answers 429 RATE_LIMITED with Retry-After past the burst, per user, and refills over time', async () => {
     let now = 0;
-    service = createReferenceService({
+    const service = openService({
       now: () => now,
       timeScale: 0.001,
       limits: { rateLimit: { perSecond: 0.5, burst: 3 } },
@@ -366,38 +361,25 @@ describe('rate limit', () => {
 
 describe('CORS', () => {
   it('answers a preflight without tokens', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await service.fetch(
-      new Request(`${BASE}/workflows/echo/submit`, {
-        method: 'OPTIONS',
-        headers: {
-          origin: 'http://localhost:6006',
-          'access-control-request-method': 'POST',
-          'access-control-request-headers': 'authorization, content-type',
-        },
-      }),
+      preflightRequest(`${BASE}/workflows/echo/submit`, 'authorization, content-type'),
     );
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
-    const allowed = response.headers.get('access-control-allow-headers') ?? '';
-    for (const header of [
+    expectPreflightAllows(response, [
       'authorization',
       'x-app-authorization',
       'content-type',
       'platform',
       'x-touchpoint',
       'idempotency-key',
-    ]) {
-      expect(allowed).toContain(header);
-    }
+    ]);
     expect(response.headers.get('access-control-expose-headers')).toBe(
       'x-task-id, location, retry-after',
     );
   });
 
   it('exposes x-task-id, location and retry-after on every answer, errors included', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const answers = [
       await post(service, '/workflows/echo/submit', { params: { message: 'x' } }),
       await post(service, '/workflows/echo/submit', { params: {} }),
@@ -415,9 +397,9 @@ describe('CORS', () => {
   });
 
   it('allows only the configured origins when a list is given', async () => {
-    service = createReferenceService({ corsOrigins: ['http://localhost:6006'] });
+    const service = openService({ corsOrigins: ['http://localhost:6006'] });
     const preflight = (origin: string) =>
-      service!.fetch(
+      service.fetch(
         new Request(`${BASE}/workflows/echo/submit`, {
           method: 'OPTIONS',
           headers: { origin, 'access-control-request-method': 'POST' },
@@ -431,7 +413,7 @@ describe('CORS', () => {
   });
 
   it('answers a plain OPTIONS with the allowed methods', async () => {
-    service = createReferenceService();
+    const service = openService();
     const response = await service.fetch(
       new Request(`${BASE}/workflows/echo/x/result`, { method: 'OPTIONS' }),
     );

@@ -111,6 +111,15 @@ export async function waitForEnd(
   }
 }
 
+/** Submits a task and returns its final record, once it is COMPLETED or FAILED. */
+export async function runToEnd(
+  service: ReferenceService,
+  task: string,
+  params: unknown,
+): Promise<RecordBody> {
+  return waitForEnd(service, task, await submit(service, task, params));
+}
+
 /** What an SSE body held: its messages and its comments, in order. */
 export interface ReadStream {
   messages: EventSourceMessage[];

@@ -1,11 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-} from '../../src/reference/index.js';
+import { defineTask } from '../../src/reference/index.js';
 import { formatServerSentEvent } from '../../src/reference/server-sent-events.js';
 import {
   AUTH,
@@ -16,12 +12,7 @@ import {
   readStream,
   waitForEnd,
 } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+import { openService } from './open-service.js';
 
 /** A task that counts runs, charges per step and takes `steps` nominal 100 ms steps. */
 function countingTask() {
@@ -45,7 +36,7 @@ function countingTask() {
 
 describe('Stream', () => {
   it('answers an event stream with x-task-id, one data line per message and closes after the final event', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/render-video/stream', {
       params: { frames: 10, frameMs: 100 },
     });
@@ -104,7 +95,7 @@ describe('Stream', () => {
   });
 
   it('ends a failing task with task.failed', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/failing-task/stream', { params: {} });
     const events = eventsOf(await readStream(response));
     expect(events.map((event) => event.type)).toEqual(['task.progress', 'task.failed']);
@@ -126,7 +117,7 @@ describe('Stream', () => {
         return { done: true };
       },
     });
-    service = createReferenceService({ tasks: [quiet], timeScale: 0.002 });
+    const service = openService({ tasks: [quiet], timeScale: 0.002 });
     const response = await post(service, '/workflows/quiet/stream', { params: {} });
     const arrivals: number[] = [];
     const comments: string[] = [];
@@ -174,7 +165,7 @@ describe('Stream', () => {
         return { text: 'a\nb' };
       },
     });
-    service = createReferenceService({ tasks: [lines] });
+    const service = openService({ tasks: [lines] });
     const response = await post(service, '/workflows/lines/stream', { params: {} });
     const events = eventsOf(await readStream(response));
     expect(events).toEqual([
@@ -184,7 +175,7 @@ describe('Stream', () => {
   });
 
   it('answers refusals before the start as JSON errors, never as an event stream', async () => {
-    service = createReferenceService();
+    const service = openService();
     const cases: Array<[string, unknown, Record<string, string>, number]> = [
       ['/workflows/render-video/stream', { params: { frames: 0 } }, AUTH, 422],
       ['/workflows/nope/stream', { params: {} }, AUTH, 404],
@@ -202,7 +193,7 @@ describe('Stream', () => {
 
   it('lets the task finish, charged once, when the client cancels the stream', async () => {
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task], timeScale: 0.01 });
+    const service = openService({ tasks: [task], timeScale: 0.01 });
     const response = await post(service, '/workflows/counted/stream', { params: { steps: 5 } });
     const taskId = response.headers.get('x-task-id')!;
     const reader = response.body!.getReader();
@@ -221,7 +212,7 @@ describe('Stream', () => {
 
   it('lets the task finish when the request is aborted', async () => {
     const { task, counter } = countingTask();
-    service = createReferenceService({ tasks: [task], timeScale: 0.01 });
+    const service = openService({ tasks: [task], timeScale: 0.01 });
     const controller = new AbortController();
     const response = await service.fetch(
       new Request(`${BASE}/workflows/counted/stream`, {
@@ -259,7 +250,7 @@ describe('Stream', () => {
         return { sent: 200 };
       },
     });
-    service = createReferenceService({
+    const service = openService({
       tasks: [chatty],
       limits: { streamBufferBytes: 100_000 },
     });
@@ -285,7 +276,7 @@ describe('Stream', () => {
   });
 
   it('delivers every event to a client that reads slowly but within the limit', async () => {
-    service = createReferenceService({ timeScale: 0.001 });
+    const service = openService({ timeScale: 0.001 });
     const response = await post(service, '/workflows/render-video/stream', {
       params: { frames: 50, frameMs: 10 },
     });

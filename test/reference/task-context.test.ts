@@ -1,19 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { findUsageInconsistency } from '../../src/protocol/usage.js';
+import { defineTask, type TaskContext } from '../../src/reference/index.js';
 import {
-  createReferenceService,
-  defineTask,
-  type ReferenceService,
-  type TaskContext,
-} from '../../src/reference/index.js';
-import { eventsOf, post, readRecord, readStream, submit, waitForEnd } from './service-requests.js';
-
-let service: ReferenceService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+  eventsOf,
+  post,
+  readRecord,
+  readStream,
+  runToEnd,
+  submit,
+  waitForEnd,
+} from './service-requests.js';
+import { openService } from './open-service.js';
 
 /** Runs `body` as the task's run and returns its final record. */
 async function runWith(body: (context: TaskContext) => unknown) {
@@ -25,8 +23,8 @@ async function runWith(body: (context: TaskContext) => unknown) {
       return { ok: true };
     },
   });
-  service = createReferenceService({ tasks: [task] });
-  return waitForEnd(service, 'probe', await submit(service, 'probe', {}));
+  const service = openService({ tasks: [task] });
+  return runToEnd(service, 'probe', {});
 }
 
 describe('usage', () => {
@@ -71,7 +69,6 @@ describe('usage', () => {
     ]) {
       const record = await runWith((context) => context.charge(charge));
       expect(record.result).toMatchObject({ reason: 'TASK_ERROR' });
-      await service?.close();
     }
   });
 });
@@ -87,7 +84,7 @@ describe('task context', () => {
         return null;
       },
     });
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const response = await post(service, '/workflows/probe/stream', { params: {} });
     const events = eventsOf(await readStream(response));
     expect(events.slice(0, 2)).toEqual([
@@ -105,7 +102,7 @@ describe('task context', () => {
         return null;
       },
     });
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const good = await post(service, '/workflows/probe/stream', { params: { action: 'done' } });
     expect(eventsOf(await readStream(good))[0]).toEqual({ type: 'event.done', value: 1 });
     const bad = await post(service, '/workflows/probe/stream', { params: { action: 'a b\n' } });
@@ -129,7 +126,7 @@ describe('task context', () => {
         return null;
       },
     });
-    service = createReferenceService({ tasks: [task] });
+    const service = openService({ tasks: [task] });
     const id = await submit(service, 'probe', {});
     while (gate.open === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
     const record = await readRecord(service, 'probe', id);
@@ -157,7 +154,7 @@ describe('task context', () => {
         return null;
       },
     });
-    service = createReferenceService({ tasks: [task], timeScale: 0.01 });
+    const service = openService({ tasks: [task], timeScale: 0.01 });
     const id = await submit(service, 'probe', {});
     await new Promise((resolve) => setTimeout(resolve, 40));
     await service.close();

@@ -19,6 +19,16 @@ function manualFrames() {
   };
 }
 
+/** A scheduler that counts its flushes, on `request`'s frames (the default frames when not given). */
+function countingScheduler(
+  request?: (callback: () => void) => () => void,
+  isHidden?: () => boolean,
+) {
+  let flushes = 0;
+  const scheduler = createFrameScheduler(() => (flushes += 1), request, isHidden);
+  return { scheduler, flushes: () => flushes };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
@@ -27,122 +37,110 @@ afterEach(() => {
 describe('createFrameScheduler', () => {
   it('flushes once per frame however often it is asked', () => {
     const frames = manualFrames();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1), frames.request);
+    const { scheduler, flushes } = countingScheduler(frames.request);
     for (let index = 0; index < 1000; index += 1) scheduler.schedule();
     expect(frames.waiting).toHaveLength(1);
     frames.tick();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     scheduler.schedule();
     expect(frames.waiting).toHaveLength(1);
     frames.tick();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
   });
 
   it('flushes at once on flushNow, and the pending frame then flushes nothing', () => {
     const frames = manualFrames();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1), frames.request);
+    const { scheduler, flushes } = countingScheduler(frames.request);
     scheduler.schedule();
     scheduler.flushNow();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     frames.tick();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     scheduler.schedule();
     scheduler.cancel();
     expect(frames.waiting).toHaveLength(0);
     frames.tick();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
   });
 
   it('flushes at once on flushSoon when this frame has not flushed yet', () => {
     const frames = manualFrames();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1), frames.request);
+    const { scheduler, flushes } = countingScheduler(frames.request);
     scheduler.schedule();
     frames.tick();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     // The frame after the one that flushed: nothing ran in it yet.
     frames.tick();
     scheduler.schedule();
     scheduler.flushSoon();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
     frames.tick();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
   });
 
   it('moves flushSoon to the next frame when a flush already ran in this one', () => {
     const frames = manualFrames();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1), frames.request);
+    const { scheduler, flushes } = countingScheduler(frames.request);
     scheduler.schedule();
     frames.tick();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     scheduler.schedule();
     scheduler.flushSoon();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     frames.tick();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
     // One more frame is asked for, to learn when this one ends; then the scheduler goes quiet.
     frames.tick();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
     expect(frames.waiting).toHaveLength(0);
   });
 
   it('counts a flushNow as this frame’s flush', () => {
     const frames = manualFrames();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1), frames.request);
+    const { scheduler, flushes } = countingScheduler(frames.request);
     scheduler.flushNow();
     scheduler.flushSoon();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     frames.tick();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
   });
 
   it('flushes at once on flushSoon in a hidden document, which runs no frames', () => {
     const frames = manualFrames();
-    let flushes = 0;
     let hidden = false;
-    const scheduler = createFrameScheduler(
-      () => (flushes += 1),
-      frames.request,
-      () => hidden,
-    );
+    const { scheduler, flushes } = countingScheduler(frames.request, () => hidden);
     scheduler.flushNow();
     hidden = true;
     scheduler.flushSoon();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
   });
 
   it('reads document.visibilityState by default', () => {
     vi.stubGlobal('document', { visibilityState: 'hidden' });
     const frames = manualFrames();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1), frames.request);
+    const { scheduler, flushes } = countingScheduler(frames.request);
     scheduler.flushNow();
     scheduler.flushSoon();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
     vi.stubGlobal('document', { visibilityState: 'visible' });
     scheduler.flushSoon();
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
     frames.tick();
-    expect(flushes).toBe(3);
+    expect(flushes()).toBe(3);
   });
 
   it('falls back to a 16 ms timer where there is no requestAnimationFrame', async () => {
     vi.useFakeTimers();
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1));
+    const { scheduler, flushes } = countingScheduler();
     scheduler.schedule();
     scheduler.schedule();
-    expect(flushes).toBe(0);
+    expect(flushes()).toBe(0);
     await vi.advanceTimersByTimeAsync(16);
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     scheduler.flushSoon();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     await vi.advanceTimersByTimeAsync(16);
-    expect(flushes).toBe(2);
+    expect(flushes()).toBe(2);
     scheduler.cancel();
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -155,14 +153,13 @@ describe('createFrameScheduler', () => {
       return nextHandle++;
     });
     vi.stubGlobal('cancelAnimationFrame', (handle: number) => waiting.delete(handle));
-    let flushes = 0;
-    const scheduler = createFrameScheduler(() => (flushes += 1));
+    const { scheduler, flushes } = countingScheduler();
     scheduler.schedule();
     expect(waiting.size).toBe(1);
     const due = [...waiting.values()];
     waiting.clear();
     for (const callback of due) callback();
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     // The frame after it is asked for too (to learn when this one ends); cancel drops it.
     expect(waiting.size).toBe(1);
     scheduler.cancel();
