@@ -3,60 +3,33 @@
  * client, and mounts a new provider with a new journal object on the same storage, against the same
  * reference service (which, like a real one, kept running the task).
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
-import { act, type ReactNode } from 'react';
+import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTaskClient } from '../../src/client/index.js';
 import {
   createTaskJournal,
-  TaskwireProvider,
   useJournalEntry,
   useSubmitTask,
   useTaskResult,
   useTaskStream,
 } from '../../src/index.js';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  demoTaskSchemas,
-} from '../../src/reference/index.js';
+import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
-const services: Array<ReturnType<typeof createReferenceService>> = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
+afterEach(closeJournalPages);
 
 function setup(timeScale = 0.05) {
-  const service = createReferenceService({ timeScale });
-  services.push(service);
+  const service = journalPageService(timeScale);
   const storage = mapStorage();
   const requests: string[] = [];
   /** A fresh page: a new client, QueryClient and journal object on the same storage. */
-  const page = (options: { journal?: boolean } = {}) => {
-    const client = createTaskClient({
-      baseUrl: 'http://taskwire.test',
-      userToken: DEMO_USER_TOKEN,
-      clientToken: DEMO_CLIENT_TOKEN,
-      tasks: demoTaskSchemas,
-      fetch: (request) => {
+  const page = (options: { journal?: boolean } = {}) =>
+    openJournalPage(service, {
+      journal: options.journal === false ? undefined : createTaskJournal({ storage }),
+      onRequest: (request) => {
         requests.push(`${request.method} ${new URL(request.url).pathname}`);
-        return service.fetch(request);
       },
     });
-    const queryClient = new QueryClient();
-    const journal = options.journal === false ? undefined : createTaskJournal({ storage });
-    const wrapper = ({ children }: { children?: ReactNode }) => (
-      <QueryClientProvider client={queryClient}>
-        <TaskwireProvider client={client} journal={journal}>
-          {children}
-        </TaskwireProvider>
-      </QueryClientProvider>
-    );
-    return { client, queryClient, wrapper };
-  };
   const posts = () => requests.filter((line) => line.startsWith('POST')).length;
   return { service, storage, requests, page, posts };
 }

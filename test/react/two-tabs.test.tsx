@@ -5,24 +5,15 @@
  * Get Result requests are counted at each tab's transport. The service's `Retry-After` hint is
  * taken off the answers so that the polling policy's fixed interval sets the pace.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTaskClient } from '../../src/client/index.js';
 import {
   createTaskJournal,
-  TaskwireProvider,
   useTaskList,
   useTaskResult,
   type PollingPolicyOptions,
 } from '../../src/index.js';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  demoTaskSchemas,
-} from '../../src/reference/index.js';
+import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
 /** A fixed interval: the policy's floor and ceiling alike. */
@@ -31,19 +22,13 @@ const POLLING: PollingPolicyOptions = { minIntervalMs: INTERVAL_MS, maxIntervalM
 /** Two polls of one schedule are never closer than this (timers fire a little early at times). */
 const SHORT_GAP_MS = INTERVAL_MS * 0.8;
 
-const services: Array<ReturnType<typeof createReferenceService>> = [];
-const queryClients: QueryClient[] = [];
-afterEach(async () => {
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
+afterEach(closeJournalPages);
 
 let scopes = 0;
 
 /** A service, a storage the tabs share, and a way to open tabs on them. */
 function setup(options: { sharePolling?: boolean } = {}) {
-  const service = createReferenceService({ timeScale: 0.1 });
-  services.push(service);
+  const service = journalPageService(0.1);
   const storage = mapStorage();
   // A scope of its own per test, so the tabs of one test never hear another test's.
   scopes += 1;
@@ -52,36 +37,19 @@ function setup(options: { sharePolling?: boolean } = {}) {
   const gets: Array<{ tab: string; at: number }> = [];
 
   const openTab = (name: string) => {
-    const client = createTaskClient({
-      baseUrl: 'http://taskwire.test',
-      userToken: DEMO_USER_TOKEN,
-      clientToken: DEMO_CLIENT_TOKEN,
-      tasks: demoTaskSchemas,
+    const page = openJournalPage(service, {
+      journal: createTaskJournal({
+        storage,
+        ...(options.sharePolling === undefined ? {} : { sharePolling: options.sharePolling }),
+      }),
       scope,
-      fetch: async (request) => {
+      retryAfter: false,
+      onRequest: (request) => {
         if (request.method === 'GET' && new URL(request.url).pathname.endsWith('/result'))
           gets.push({ tab: name, at: performance.now() });
-        const response = await service.fetch(request);
-        if (!response.headers.has('retry-after')) return response;
-        const headers = new Headers(response.headers);
-        headers.delete('retry-after');
-        return new Response(response.body, { status: response.status, headers });
       },
     });
-    const queryClient = new QueryClient();
-    queryClients.push(queryClient);
-    const journal = createTaskJournal({
-      storage,
-      ...(options.sharePolling === undefined ? {} : { sharePolling: options.sharePolling }),
-    });
-    const Providers = ({ children }: { children?: ReactNode }) => (
-      <QueryClientProvider client={queryClient}>
-        <TaskwireProvider client={client} journal={journal}>
-          {children}
-        </TaskwireProvider>
-      </QueryClientProvider>
-    );
-    return { name, client, journal, Providers, gets: () => gets.filter((get) => get.tab === name) };
+    return { ...page, name, gets: () => gets.filter((get) => get.tab === name) };
   };
 
   /** How many times two Get Results in a row, of any tab, came closer than one schedule allows. */
@@ -106,21 +74,33 @@ function Watcher({ tab, id }: { tab: string; id: string }) {
 /** A render-video of about 2 s at the service's time scale. */
 const PARAMS = { frames: 20, frameMs: 1000 };
 
+/**
+ * Two tabs on one render-video task: the first mounts its Watcher and shows the task running, then
+ * the second mounts its own (at `secondMounted`).
+ */
+async function watchInTwoTabs(options: { sharePolling?: boolean } = {}, params = PARAMS) {
+  const tabs = setup(options);
+  const first = tabs.openTab('first');
+  const second = tabs.openTab('second');
+  const { id } = await first.client.submit('render-video', params);
+  const firstView = render(<Watcher tab="first" id={id} />, { wrapper: first.wrapper });
+  await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
+  const secondMounted = performance.now();
+  render(<Watcher tab="second" id={id} />, { wrapper: second.wrapper });
+  return { ...tabs, first, second, id, firstView, secondMounted };
+}
+
+/** Waits for `tab` to show `text`, with room for the whole task. */
+function untilShown(tab: string, text: string | RegExp) {
+  return waitFor(() => expect(screen.getByTestId(tab)).toHaveTextContent(text), {
+    timeout: 10_000,
+  });
+}
+
 describe('two tabs watching one task', () => {
   it('make the Get Result requests of one tab, and both show every record and the result', async () => {
-    const { openTab, shortGaps } = setup();
-    const first = openTab('first');
-    const second = openTab('second');
-    const { id } = await first.client.submit('render-video', PARAMS);
-
-    render(<Watcher tab="first" id={id} />, { wrapper: first.Providers });
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
-    const secondMounted = performance.now();
-    render(<Watcher tab="second" id={id} />, { wrapper: second.Providers });
-
-    await waitFor(() => expect(screen.getByTestId('second')).toHaveTextContent(/COMPLETED/), {
-      timeout: 10_000,
-    });
+    const { first, second, id, secondMounted, shortGaps } = await watchInTwoTabs();
+    await untilShown('second', /COMPLETED/);
     await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/COMPLETED/));
     // The first tab polled; the second read nothing itself (give or take one at the start).
     expect(first.gets().length).toBeGreaterThan(4);
@@ -137,30 +117,15 @@ describe('two tabs watching one task', () => {
   });
 
   it('each poll for itself when the journal does not share polling (the control)', async () => {
-    const { openTab, shortGaps } = setup({ sharePolling: false });
-    const first = openTab('first');
-    const second = openTab('second');
-    const { id } = await first.client.submit('render-video', PARAMS);
-    render(<Watcher tab="first" id={id} />, { wrapper: first.Providers });
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
-    const secondMounted = performance.now();
-    render(<Watcher tab="second" id={id} />, { wrapper: second.Providers });
-    await waitFor(() => expect(screen.getByTestId('second')).toHaveTextContent(/COMPLETED/), {
-      timeout: 10_000,
-    });
+    const { second, secondMounted, shortGaps } = await watchInTwoTabs({ sharePolling: false });
+    await untilShown('second', /COMPLETED/);
     // Without sharing, the second tab keeps a schedule of its own: the requests of two tabs.
     expect(second.gets().length).toBeGreaterThan(4);
     expect(shortGaps(secondMounted)).toBeGreaterThan(1);
   });
 
   it('hand the poll over when the polling tab closes, and the other reaches the final record', async () => {
-    const { openTab, shortGaps } = setup();
-    const first = openTab('first');
-    const second = openTab('second');
-    const { id } = await first.client.submit('render-video', PARAMS);
-    const firstView = render(<Watcher tab="first" id={id} />, { wrapper: first.Providers });
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
-    render(<Watcher tab="second" id={id} />, { wrapper: second.Providers });
+    const { first, second, firstView, shortGaps } = await watchInTwoTabs();
     await waitFor(() => expect(second.gets().length + first.gets().length).toBeGreaterThan(3));
     expect(second.gets().length).toBeLessThanOrEqual(1);
 
@@ -170,9 +135,7 @@ describe('two tabs watching one task', () => {
     firstView.unmount();
     window.dispatchEvent(new Event('pagehide'));
 
-    await waitFor(() => expect(screen.getByTestId('second')).toHaveTextContent(/COMPLETED/), {
-      timeout: 10_000,
-    });
+    await untilShown('second', /COMPLETED/);
     // The second took over within one interval (or two, for the poll already due) and polled on.
     const taken = second.gets().find((get) => get.at >= closedAt);
     expect(taken).toBeDefined();
@@ -183,21 +146,13 @@ describe('two tabs watching one task', () => {
   });
 
   it('take the poll over when the polling tab stops answering, after its lease', async () => {
-    const { openTab } = setup();
-    const first = openTab('first');
-    const second = openTab('second');
-    const { id } = await first.client.submit('render-video', { frames: 30, frameMs: 1000 });
-    const firstView = render(<Watcher tab="first" id={id} />, { wrapper: first.Providers });
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
-    render(<Watcher tab="second" id={id} />, { wrapper: second.Providers });
+    const { first, second, firstView } = await watchInTwoTabs({}, { frames: 30, frameMs: 1000 });
     await waitFor(() => expect(first.gets().length).toBeGreaterThan(2));
 
     // Gone without a word (a frozen or crashed tab sends no pagehide).
     const stoppedAt = performance.now();
     firstView.unmount();
-    await waitFor(() => expect(screen.getByTestId('second')).toHaveTextContent(/COMPLETED/), {
-      timeout: 10_000,
-    });
+    await untilShown('second', /COMPLETED/);
     const taken = second.gets().find((get) => get.at >= stoppedAt);
     expect(taken).toBeDefined();
     // Not before the lease (two intervals and a second) ran out, and not long after.
@@ -210,14 +165,7 @@ describe('two tabs watching one task', () => {
     const { openTab, shortGaps } = setup();
     const first = openTab('first');
     const second = openTab('second');
-    const { id, status } = await first.client.submit('render-video', PARAMS);
-    first.journal.record(first.client.scope, {
-      task: 'render-video',
-      id,
-      mode: 'submit',
-      status,
-      startedAt: Date.now(),
-    });
+    const id = await first.start('render-video', PARAMS);
     function List({ tab }: { tab: string }) {
       const items = useTaskList({ polling: POLLING });
       return (
@@ -226,14 +174,12 @@ describe('two tabs watching one task', () => {
         </p>
       );
     }
-    render(<List tab="first" />, { wrapper: first.Providers });
+    render(<List tab="first" />, { wrapper: first.wrapper });
     await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
     const secondMounted = performance.now();
     // The second tab finds the task in the journal the two share.
-    render(<List tab="second" />, { wrapper: second.Providers });
-    await waitFor(() => expect(screen.getByTestId('second')).toHaveTextContent(`${id} COMPLETED`), {
-      timeout: 10_000,
-    });
+    render(<List tab="second" />, { wrapper: second.wrapper });
+    await untilShown('second', `${id} COMPLETED`);
     await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(`${id} COMPLETED`));
     expect(second.gets().length).toBeLessThanOrEqual(1);
     expect(shortGaps(secondMounted)).toBeLessThanOrEqual(1);

@@ -4,24 +4,15 @@
  * granted, else by a count before the document title; the journal's running tasks are polled while
  * hidden. jsdom has no Notification API, so a fake one records what it was given.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTaskClient } from '../../src/client/index.js';
 import {
   createTaskJournal,
   requestNotificationPermission,
-  TaskwireProvider,
   useCompletionNotice,
   type TaskJournal,
 } from '../../src/index.js';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  demoTaskSchemas,
-} from '../../src/reference/index.js';
+import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 
 /** What the fake Notification API saw. */
 const shown: Array<{ title: string; options: NotificationOptions | undefined }> = [];
@@ -49,8 +40,6 @@ function setVisibility(state: 'hidden' | 'visible') {
   });
 }
 
-const services: Array<ReturnType<typeof createReferenceService>> = [];
-const queryClients: QueryClient[] = [];
 const originalTitle = 'My app';
 beforeEach(() => {
   shown.length = 0;
@@ -63,53 +52,20 @@ afterEach(async () => {
   // Back to jsdom's own getter ('visible').
   delete (document as unknown as Record<string, unknown>).visibilityState;
   document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-  await Promise.all(services.splice(0).map((service) => service.close()));
+  await closeJournalPages();
 });
 
 function setup(options: { journal?: boolean; retryAfter?: boolean } = {}) {
-  const service = createReferenceService({ timeScale: 0.05 });
-  services.push(service);
   const gets: string[] = [];
-  const client = createTaskClient({
-    baseUrl: 'http://taskwire.test',
-    userToken: DEMO_USER_TOKEN,
-    clientToken: DEMO_CLIENT_TOKEN,
-    tasks: demoTaskSchemas,
-    fetch: async (request) => {
+  const page = openJournalPage(journalPageService(0.05), {
+    journal: options.journal === false ? undefined : createTaskJournal({ storage: 'memory' }),
+    onRequest: (request) => {
       if (request.method === 'GET') gets.push(new URL(request.url).pathname);
-      const response = await service.fetch(request);
-      if (options.retryAfter !== false) return response;
-      // The service hints at least a second; without the hint the test's schedule is the policy's.
-      const headers = new Headers(response.headers);
-      headers.delete('retry-after');
-      return new Response(response.body, { status: response.status, headers });
     },
+    // The service hints at least a second; without the hint the test's schedule is the policy's.
+    retryAfter: options.retryAfter !== false,
   });
-  const queryClient = new QueryClient();
-  queryClients.push(queryClient);
-  const journal: TaskJournal | undefined =
-    options.journal === false ? undefined : createTaskJournal({ storage: 'memory' });
-  const wrapper = ({ children }: { children?: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
-      <TaskwireProvider client={client} journal={journal}>
-        {children}
-      </TaskwireProvider>
-    </QueryClientProvider>
-  );
-  /** Submits a task and records it in the journal, as a hook with a `resumeKey` does. */
-  const start = async (task: Parameters<typeof client.submit>[0], params: object) => {
-    const answer = await client.submit(task, params as never);
-    journal?.record(client.scope, {
-      task,
-      id: answer.id,
-      mode: 'submit',
-      status: answer.status,
-      startedAt: Date.now(),
-    });
-    return answer.id;
-  };
-  return { client, journal, wrapper, start, gets };
+  return { ...page, gets };
 }
 
 const fast = { minIntervalMs: 20, maxIntervalMs: 40 };

@@ -3,79 +3,39 @@
  * scope with their records, filtered by task and activity, polled while they run with the policy
  * (and the query) of useTaskResult, never again once terminal.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
-import { act, type ReactNode } from 'react';
+import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTaskClient } from '../../src/client/index.js';
 import {
   createTaskJournal,
-  TaskwireProvider,
   taskwireKeys,
   useSubmitTask,
   useTaskJournal,
   useTaskList,
   useTaskResult,
-  type TaskJournal,
 } from '../../src/index.js';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  demoTaskSchemas,
-} from '../../src/reference/index.js';
+import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 
-const services: Array<ReturnType<typeof createReferenceService>> = [];
-const queryClients: QueryClient[] = [];
-afterEach(async () => {
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
+afterEach(closeJournalPages);
 
 function setup(options: { journal?: boolean; timeScale?: number } = {}) {
-  const service = createReferenceService({ timeScale: options.timeScale ?? 0.05 });
-  services.push(service);
+  const service = journalPageService(options.timeScale ?? 0.05);
   /** Every Get Result request as `[time, id]`. */
   const polls: Array<[number, string]> = [];
-  const client = createTaskClient({
-    baseUrl: 'http://taskwire.test',
-    userToken: DEMO_USER_TOKEN,
-    clientToken: DEMO_CLIENT_TOKEN,
-    tasks: demoTaskSchemas,
-    fetch: (request) => {
+  const page = openJournalPage(service, {
+    journal: options.journal === false ? undefined : createTaskJournal({ storage: 'memory' }),
+    onRequest: (request) => {
       const { pathname } = new URL(request.url);
       if (request.method === 'GET')
         polls.push([performance.now(), pathname.split('/').at(-2) ?? '']);
-      return service.fetch(request);
     },
   });
-  const queryClient = new QueryClient();
-  queryClients.push(queryClient);
-  const journal: TaskJournal | undefined =
-    options.journal === false ? undefined : createTaskJournal({ storage: 'memory' });
-  const wrapper = ({ children }: { children?: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
-      <TaskwireProvider client={client} journal={journal}>
-        {children}
-      </TaskwireProvider>
-    </QueryClientProvider>
-  );
   let clock = Date.now() - 60_000;
   /** Submits a task and records it in the journal, each one a second newer than the last. */
-  const start = async (task: Parameters<typeof client.submit>[0], params: object) => {
-    const answer = await client.submit(task, params as never);
-    clock += 1000;
-    journal?.record(client.scope, {
-      task,
-      id: answer.id,
-      mode: 'submit',
-      status: answer.status,
-      startedAt: clock,
-    });
-    return answer.id;
-  };
+  const start = (task: Parameters<typeof page.start>[0], params: object) =>
+    page.start(task, params, (clock += 1000));
   const pollsOf = (id: string) => polls.filter(([, polled]) => polled === id).length;
-  return { service, client, queryClient, journal, wrapper, start, polls, pollsOf };
+  return { ...page, service, start, polls, pollsOf };
 }
 
 const fast = { minIntervalMs: 20 };

@@ -1,0 +1,92 @@
+/**
+ * A page of an app under test, as the React tests that keep a task journal build it (docs/protocol.md,
+ * "The hooks"): a real client over a reference service in-process, a fresh QueryClient, a journal
+ * object (or none) and the wrapper that provides them. Every service and QueryClient made here is
+ * closed by `closeJournalPages`, for `afterEach`.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { createTaskClient } from '../../src/client/index.js';
+import { TaskwireProvider, type TaskJournal } from '../../src/index.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+  type ReferenceService,
+} from '../../src/reference/index.js';
+import { withoutRetryAfter } from './without-retry-after.js';
+
+const services: ReferenceService[] = [];
+const queryClients: QueryClient[] = [];
+
+/** A fresh reference service in-process with the demo tasks at `timeScale`, closed by `closeJournalPages`. */
+export function journalPageService(timeScale: number): ReferenceService {
+  const service = createReferenceService({ timeScale });
+  services.push(service);
+  return service;
+}
+
+/** What a page is opened with. */
+export interface JournalPageOptions {
+  /** The journal object the provider hands the hooks, or `undefined` for none. */
+  journal: TaskJournal | undefined;
+  /** Sees every request the client sends, before the service does. Defaults to none. */
+  onRequest?: (request: Request) => void;
+  /**
+   * Whether the service's `Retry-After` hint reaches the client; without it the hooks' polling
+   * policy alone sets the pace (docs/protocol.md, "Get Result"). Defaults to `true`.
+   */
+  retryAfter?: boolean;
+  /** The client's scope, which names the journal's BroadcastChannel. Defaults to the client's own. */
+  scope?: string;
+}
+
+/** One page on `service`: its client, QueryClient, journal, provider wrapper and a way to start tasks. */
+export function openJournalPage(service: ReferenceService, options: JournalPageOptions) {
+  const { journal, onRequest, retryAfter = true, scope } = options;
+  const client = createTaskClient({
+    baseUrl: 'http://taskwire.test',
+    userToken: DEMO_USER_TOKEN,
+    clientToken: DEMO_CLIENT_TOKEN,
+    tasks: demoTaskSchemas,
+    ...(scope === undefined ? {} : { scope }),
+    fetch: async (request) => {
+      onRequest?.(request);
+      const response = await service.fetch(request);
+      return retryAfter ? response : withoutRetryAfter(response);
+    },
+  });
+  const queryClient = new QueryClient();
+  queryClients.push(queryClient);
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>
+      <TaskwireProvider client={client} journal={journal}>
+        {children}
+      </TaskwireProvider>
+    </QueryClientProvider>
+  );
+  /** Submits a task and records it in the journal, as a hook with a `resumeKey` does; its id. */
+  const start = async (
+    task: Parameters<typeof client.submit>[0],
+    params: object,
+    startedAt = Date.now(),
+  ) => {
+    const answer = await client.submit(task, params as never);
+    journal?.record(client.scope, {
+      task,
+      id: answer.id,
+      mode: 'submit',
+      status: answer.status,
+      startedAt,
+    });
+    return answer.id;
+  };
+  return { client, queryClient, journal, wrapper, start };
+}
+
+/** Clears every QueryClient and closes every service made here; for `afterEach`. */
+export async function closeJournalPages(): Promise<void> {
+  for (const queryClient of queryClients.splice(0)) queryClient.clear();
+  await Promise.all(services.splice(0).map((service) => service.close()));
+}
