@@ -1,20 +1,26 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { ReactNode } from 'react';
 import { expect, waitFor, within } from 'storybook/test';
 import {
   CreditCostPreview,
-  streamDisplayStatus,
   TaskProgress,
   useSubmitTask,
   useTaskOptions,
   useTaskResult,
   useTaskStream,
+  type JsonObject,
 } from '../src/index.js';
 import { TaskwireDevtools, type TaskwireDevtoolsProps } from '../src/devtools/index.js';
 // The mount without the production check: a static Storybook is a production build, where
 // `TaskwireDevtools` renders nothing by design, and this story must show the panel there too.
 import { DevtoolsMount } from '../src/devtools/devtools-mount.js';
 import { liveService } from './live/live-service.js';
-import { previewPropsOf, tabTo, timeFor } from './live/live-story-tools.js';
+import {
+  pressWithKeyboard,
+  previewPropsOf,
+  streamProgressPropsOf,
+  timeFor,
+} from './live/live-story-tools.js';
 
 const TRANSLATION = { text: 'Hello, world', targetLanguage: 'de' };
 
@@ -33,11 +39,30 @@ function StreamedTask() {
       >
         Stream render-video
       </button>
-      <TaskProgress
-        label="render-video"
-        status={streamDisplayStatus(stream.status)}
-        percent={stream.progress?.percent ?? null}
-      />
+      <TaskProgress label="render-video" {...streamProgressPropsOf(stream)} />
+    </div>
+  );
+}
+
+/** Submits `task` with `params` and polls its record; `children` stand before the button. */
+function SubmittedTask({
+  task,
+  params,
+  children,
+}: {
+  task: string;
+  params: JsonObject;
+  children?: ReactNode;
+}) {
+  const submit = useSubmitTask(task);
+  const result = useTaskResult(task, submit.data?.id);
+  return (
+    <div style={ROW}>
+      {children}
+      <button type="button" className="taskwire-button" onClick={() => submit.mutate({ params })}>
+        {`Submit ${task}`}
+      </button>
+      <TaskProgress label={task} status={result.data?.status ?? 'idle'} />
     </div>
   );
 }
@@ -45,44 +70,10 @@ function StreamedTask() {
 /** Quotes translate-text, then submits it and polls its record. */
 function PolledTask() {
   const quote = useTaskOptions('translate-text', TRANSLATION);
-  const submit = useSubmitTask('translate-text');
-  const result = useTaskResult('translate-text', submit.data?.id);
   return (
-    <div style={ROW}>
+    <SubmittedTask task="translate-text" params={TRANSLATION}>
       <CreditCostPreview {...previewPropsOf(quote)} />
-      <button
-        type="button"
-        className="taskwire-button"
-        onClick={() => submit.mutate({ params: TRANSLATION })}
-      >
-        Submit translate-text
-      </button>
-      <TaskProgress
-        label="translate-text"
-        status={result.data === undefined ? 'idle' : result.data.status}
-      />
-    </div>
-  );
-}
-
-/** Submits failing-task and polls it until it fails. */
-function FailedTask() {
-  const submit = useSubmitTask('failing-task');
-  const result = useTaskResult('failing-task', submit.data?.id);
-  return (
-    <div style={ROW}>
-      <button
-        type="button"
-        className="taskwire-button"
-        onClick={() => submit.mutate({ params: { reason: 'OUT_OF_FRAMES' } })}
-      >
-        Submit failing-task
-      </button>
-      <TaskProgress
-        label="failing-task"
-        status={result.data === undefined ? 'idle' : result.data.status}
-      />
-    </div>
+    </SubmittedTask>
   );
 }
 
@@ -93,7 +84,7 @@ function DevtoolsBesideFlows() {
       <section aria-label="Live flows" style={{ display: 'grid', gap: '0.75rem' }}>
         <StreamedTask />
         <PolledTask />
-        <FailedTask />
+        <SubmittedTask task="failing-task" params={{ reason: 'OUT_OF_FRAMES' }} />
       </section>
       <DevtoolsMount initialIsOpen placement="inline" />
     </div>
@@ -123,8 +114,7 @@ export const BesideLiveFlows: Story = {
   render: () => <DevtoolsBesideFlows />,
   play: async ({ canvas, userEvent }) => {
     for (const name of ['Stream render-video', 'Submit translate-text', 'Submit failing-task']) {
-      await tabTo(userEvent, canvas.getByRole('button', { name }), 20);
-      await userEvent.keyboard('{Enter}');
+      await pressWithKeyboard(userEvent, canvas.getByRole('button', { name }), 20);
     }
     // The panel loads on demand: on a busy machine it may come after the clicks.
     const panel = await canvas.findByRole('region', { name: 'Taskwire devtools' }, timeFor(5000));

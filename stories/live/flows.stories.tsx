@@ -15,7 +15,15 @@ import {
 } from '../../src/index.js';
 import { pastExecuteLimitSeconds } from './live-service-config.js';
 import { liveMode, liveService, liveTiming, type LiveFetch } from './live-service.js';
-import { field, previewPropsOf, tabTo, timeFor } from './live-story-tools.js';
+import {
+  field,
+  pressWithKeyboard,
+  previewPropsOf,
+  streamProgressPropsOf,
+  tabTo,
+  type StreamProgress,
+  timeFor,
+} from './live-story-tools.js';
 import { cutStreamBody } from '../../test/support/cut-stream-body.js';
 import { Fact, Facts, LiveSection } from './live-screen.js';
 import { ResultSection, TaskRecordView } from './task-record-view.js';
@@ -99,8 +107,7 @@ export const SubmitThenPollRecord: Story = {
     },
   },
   play: async ({ canvas, userEvent }) => {
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Submit render-video' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Submit render-video' }));
     await expect(
       await canvas.findByText('Completed', { selector: '.taskwire-badge' }, timeFor(3000)),
     ).toBeVisible();
@@ -124,8 +131,7 @@ export const FailingTask: Story = {
   },
   args: { task: 'failing-task', params: { reason: 'OUT_OF_FRAMES' } },
   play: async ({ canvas, userEvent }) => {
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Submit failing-task' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Submit failing-task' }));
     await expect(
       await canvas.findByText('The demo task failed on purpose.', {}, timeFor(100)),
     ).toBeVisible();
@@ -138,6 +144,26 @@ export const FailingTask: Story = {
   },
 };
 
+/**
+ * What both stream flows show of a render-video stream: the start button (`onStart`), its badge and
+ * status, and the progress bar.
+ */
+function RenderVideoStream({ stream, onStart }: { stream: StreamProgress; onStart: () => void }) {
+  const busy = stream.status === 'connecting' || stream.status === 'streaming';
+  return (
+    <>
+      <div className="live-actions">
+        <button type="button" className="taskwire-button" disabled={busy} onClick={onStart}>
+          Stream render-video
+        </button>
+        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+        <p className="live-note">Stream status: {stream.status}</p>
+      </div>
+      <TaskProgress label="Render video" {...streamProgressPropsOf(stream)} />
+    </>
+  );
+}
+
 /** A stream of render-video, with each partial result listed as it comes. */
 function StreamWithPartials({ frames, frameMs }: { frames: number; frameMs: number }) {
   const stream = useTaskStream('render-video');
@@ -148,29 +174,14 @@ function StreamWithPartials({ frames, frameMs }: { frames: number; frameMs: numb
   if (typeof framesSoFar === 'number' && partials.at(-1) !== framesSoFar) {
     setPartials([...partials, framesSoFar]);
   }
-  const busy = stream.status === 'connecting' || stream.status === 'streaming';
   return (
     <>
-      <div className="live-actions">
-        <button
-          type="button"
-          className="taskwire-button"
-          disabled={busy}
-          onClick={() => {
-            setPartials([]);
-            stream.start({ frames, frameMs });
-          }}
-        >
-          Stream render-video
-        </button>
-        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
-        <p className="live-note">Stream status: {stream.status}</p>
-      </div>
-      <TaskProgress
-        label="Render video"
-        status={streamDisplayStatus(stream.status)}
-        percent={stream.progress?.percent ?? null}
-        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
+      <RenderVideoStream
+        stream={stream}
+        onStart={() => {
+          setPartials([]);
+          stream.start({ frames, frameMs });
+        }}
       />
       <LiveSection heading="Partial results">
         {partials.length === 0 && <p className="live-note">None yet.</p>}
@@ -195,8 +206,7 @@ export const StreamWithPartialResults: Story = {
   },
   render: () => <StreamWithPartials frames={20} frameMs={1000} />,
   play: async ({ canvas, userEvent }) => {
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
     const bar = canvas.getByRole('progressbar', { name: 'Render video' });
     await expect(await canvas.findByText('5 frames rendered', {}, timeFor(5000))).toBeVisible();
     await waitFor(() =>
@@ -259,8 +269,7 @@ export const PreviewCostThenSubmit: Story = {
   render: () => <PreviewThenSubmit />,
   play: async ({ canvas, userEvent }) => {
     await expect(await canvas.findByText('1 credit', {}, timeFor(0))).toBeVisible();
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Translate' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Translate' }));
     await expect(
       await canvas.findByText('Charged as quoted: 1 credit.', {}, timeFor(3000)),
     ).toBeVisible();
@@ -382,8 +391,7 @@ export const ExecutePastTheLimit: Story = {
   },
   play: async ({ canvas, userEvent }) => {
     const nominalMs = pastExecuteLimitSeconds(liveTiming) * 1000;
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Make the report' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Make the report' }));
     await expect(
       await canvas.findByText(/^Execute ran past its limit \(504\)/, {}, timeFor(nominalMs)),
     ).toBeVisible();
@@ -412,23 +420,9 @@ function DroppedStream() {
   const stream = useTaskStream('render-video');
   return (
     <>
-      <div className="live-actions">
-        <button
-          type="button"
-          className="taskwire-button"
-          onClick={() => stream.start({ frames: 20, frameMs: 500 })}
-        >
-          Stream render-video
-        </button>
-        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
-        <p className="live-note">Stream status: {stream.status}</p>
-      </div>
-      <TaskProgress
-        label="Render video"
-        status={streamDisplayStatus(stream.status)}
-        percent={stream.progress?.percent ?? null}
-        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
-        failureMessage={stream.error?.message}
+      <RenderVideoStream
+        stream={stream}
+        onStart={() => stream.start({ frames: 20, frameMs: 500 })}
       />
       <p className="live-note">Streams opened: {droppedStreams.streams}</p>
       {stream.status === 'completed' && <ResultSection value={stream.result} />}
@@ -455,8 +449,7 @@ export const DroppedStreamRecovering: Story = {
     droppedStreams.streams = 0;
   },
   play: async ({ canvas, userEvent }) => {
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
     const bar = canvas.getByRole('progressbar', { name: 'Render video' });
     // Read in one pass of the page, since the same render shows the status and the bar.
     await waitFor(() => {

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { TaskList, useSubmitTask } from '../../src/index.js';
 import { liveService } from './live-service.js';
-import { tabTo, timeFor } from './live-story-tools.js';
+import { pressWithKeyboard, timeFor } from './live-story-tools.js';
 
 /** Starts three demo tasks that end differently, and lists the journal with `<TaskList>`. */
 function ThreeTasks() {
@@ -58,8 +58,7 @@ export const CompletedRunningFailed: Story = {
   },
   play: async ({ canvas, userEvent }) => {
     await expect(canvas.getByText('No tasks yet.')).toBeVisible();
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Start three tasks' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Start three tasks' }));
     const list = await canvas.findByRole('list', { name: 'Tasks' }, timeFor(1000));
     await waitFor(
       () =>
@@ -73,8 +72,7 @@ export const CompletedRunningFailed: Story = {
     await expect(within(list).getAllByRole('listitem')[2]).toHaveTextContent('100% done');
 
     const dismiss = canvas.getByRole('button', { name: /^Dismiss failing-task/ });
-    await tabTo(userEvent, dismiss);
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, dismiss);
     await expect(within(list).queryByText('failing-task')).toBeNull();
     await expect(within(list).getAllByRole('listitem')).toHaveLength(2);
     await expect(canvas.getByRole('button', { name: /^Dismiss translate-text/ })).toHaveFocus();

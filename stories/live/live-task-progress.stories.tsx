@@ -8,7 +8,7 @@ import {
   useTaskStream,
 } from '../../src/index.js';
 import { liveService } from './live-service.js';
-import { field, tabTo, timeFor } from './live-story-tools.js';
+import { field, pressWithKeyboard, streamProgressPropsOf, timeFor } from './live-story-tools.js';
 
 /** Params of render-video, picked in the controls. */
 interface RenderVideoArgs {
@@ -37,13 +37,7 @@ function StreamedRenderVideo({ frames, frameMs }: RenderVideoArgs) {
         </button>
         <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
       </div>
-      <TaskProgress
-        label="Render video"
-        status={streamDisplayStatus(stream.status)}
-        percent={stream.progress?.percent ?? null}
-        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
-        failureMessage={stream.failure?.message ?? stream.error?.message}
-      />
+      <TaskProgress label="Render video" {...streamProgressPropsOf(stream)} />
       <p className="live-note">
         {typeof framesSoFar === 'number'
           ? `Partial result: ${framesSoFar} of ${frames} frames rendered.`
@@ -83,8 +77,7 @@ export const RenderVideoStream: Story = {
   play: async ({ canvas, userEvent, args }) => {
     const bar = canvas.getByRole('progressbar', { name: 'Render video' });
     await expect(bar).toHaveAttribute('aria-valuetext', 'Not started');
-    await tabTo(userEvent, canvas.getByRole('button', { name: 'Render video' }));
-    await userEvent.keyboard('{Enter}');
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Render video' }));
     await expect(
       await canvas.findByText(/^Video ready: /, {}, timeFor(args.frames * args.frameMs)),
     ).toBeVisible();
