@@ -22,7 +22,7 @@ export type {
 export { parseRetryAfter } from '../protocol/retry-after.js';
 export { isSafeAppLink, isSafeWebLink } from '../protocol/links.js';
 export { TASK_NAME_PATTERN } from '../protocol/names.js';
-export { describeIssues } from '../protocol/describe-issues.js';
+export { describeIssues, type IssueWording } from '../protocol/describe-issues.js';
 export {
   envelopeSchema,
   eventReferenceSchema,

@@ -13,7 +13,8 @@ const zodMessage: IssueWording = (issue) => issue.message;
 /**
  * Renders zod issues as one line that names the first bad field, its path prefixed with `under`
  * (such as `['response', 'result']` for a value checked on its own), then what is wrong with it:
- * zod's message by default, or the words of `wording` (such as {@link ruleOfIssue}).
+ * zod's message by default, or the words of `wording` (the client words its params refusals by the
+ * rule broken, such as `must be at most 8`).
  */
 export function describeIssues(
   issues: readonly z.core.$ZodIssue[],

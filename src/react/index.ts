@@ -1,6 +1,7 @@
 export {
   TaskwireProvider,
   useTaskClient,
+  type AnyTaskClient,
   type TaskwireProviderProps,
 } from './taskwire-provider.js';
 export type { Register, RegisteredTasks } from './register.js';

@@ -32,7 +32,11 @@ export const ERROR_REASON_STATUSES = {
   INTERNAL: [500],
 } as const satisfies Readonly<Record<string, readonly number[]>>;
 
-/** Every `reason` of docs/protocol.md, "Error bodies". */
+/**
+ * Every `reason` of docs/protocol.md, "Error bodies".
+ *
+ * @useDeclaredType
+ */
 export type ErrorReason = keyof typeof ERROR_REASON_STATUSES;
 
 /** What the service answers for a refused request, before it becomes a JSON error body. */

@@ -51,7 +51,9 @@ export interface SharedPollContext {
   queryKey: readonly unknown[];
   /** The QueryClient that holds the query. */
   client: {
+    /** The query's state, or `undefined` when nothing reads it (no record is put then). */
     getQueryState(queryKey: readonly unknown[]): unknown;
+    /** Puts a record heard from another tab into the query. */
     setQueryData(queryKey: readonly unknown[], data: unknown): unknown;
   };
 }

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { Logger, LogLevel } from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   convertApiReference,
@@ -101,11 +102,28 @@ describe('public API', () => {
   });
 
   describe('the generated API reference', () => {
+    let app: Awaited<ReturnType<typeof convertApiReference>>['app'];
     let project: Awaited<ReturnType<typeof convertApiReference>>['project'];
     beforeAll(async () => {
       // The conversion scripts/build-api-docs.mjs renders, with typedoc.json's options.
-      ({ project } = await convertApiReference(root, { logLevel: 'Error' }));
+      ({ app, project } = await convertApiReference(root, { logLevel: 'Error' }));
     }, 180_000);
+
+    it('names nothing it leaves out: no unexported type, broken link or undocumented part', () => {
+      expect(project, 'TypeDoc could not convert the entries').toBeDefined();
+      /** Keeps the warnings of TypeDoc's own validation (typedoc.json's `validation`). */
+      class WarningLog extends Logger {
+        readonly warnings: string[] = [];
+        override log(message: string, level: LogLevel): void {
+          if (level === LogLevel.Warn) this.warnings.push(message);
+        }
+      }
+      const log = new WarningLog();
+      log.level = LogLevel.Warn;
+      app.logger = log;
+      if (project) app.validate(project);
+      expect(log.warnings).toEqual([]);
+    });
 
     it('has a page for every entry', () => {
       expect(project, 'TypeDoc could not convert the entries').toBeDefined();
