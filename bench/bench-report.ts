@@ -66,3 +66,40 @@ export function goalLine(goal: BenchGoal): string {
   const ratio = goal.ratio === '—' ? '' : ` (${goal.ratio})`;
   return `${goal.verdict.padEnd(4)}  ${goal.benchmark}, ${goal.measure}: ${goal.figure}${against}${ratio}. Goal: ${goal.goal}.`;
 }
+
+/** One run's count of requests over the compared window, and whether that window held. */
+export interface WindowCount {
+  /** Requests counted in the window. */
+  inWindow: number;
+  /** Whether every mount came before the window's end and the task outlasted it. */
+  windowValid: boolean;
+}
+
+/**
+ * The goal that more watchers of one task (hooks or tabs) make the requests of one, ± 1: each of
+ * `others` against `single`, over the same window. `measure` says what was counted and for whom,
+ * `baselineName` names `single` (e.g. `1 tab`).
+ */
+export function equalCountsGoal(options: {
+  benchmark: string;
+  measure: string;
+  baselineName: string;
+  single: WindowCount;
+  others: readonly WindowCount[];
+}): BenchGoal {
+  const { benchmark, measure, baselineName, single, others } = options;
+  const valid = [single, ...others].every((count) => count.windowValid);
+  const distance = (count: WindowCount) => Math.abs(count.inWindow - single.inWindow);
+  const ratioOf = (count: WindowCount) => count.inWindow / Math.max(1, single.inWindow);
+  const farthest = others.reduce((far, count) => (distance(count) > distance(far) ? count : far));
+  return {
+    benchmark,
+    measure: `${measure}${valid ? '' : ' (window invalid: a mount came late or the task ended early)'}`,
+    figure: others.map((count) => `${count.inWindow}`).join(' and '),
+    baseline: `${baselineName}: ${single.inWindow}`,
+    ratio: others.map((count) => `${ratioOf(count).toFixed(2)}×`).join(' and '),
+    goal: 'equal (± 1)',
+    verdict: verdict(valid && distance(farthest) <= 1),
+    values: { figure: farthest.inWindow, baseline: single.inWindow, ratio: ratioOf(farthest) },
+  };
+}

@@ -11,7 +11,13 @@ import * as z from 'zod/mini';
 import type { PollingPolicyOptions } from '../src/state/polling-policy.js';
 import { useTaskResult } from '../src/react/index.js';
 import { defineTask } from '../src/reference/index.js';
-import { goalLine, verdict, type BenchGoal, type BenchReport } from './bench-report.js';
+import {
+  equalCountsGoal,
+  goalLine,
+  verdict,
+  type BenchGoal,
+  type BenchReport,
+} from './bench-report.js';
 import { createServiceSetup, mount, sleep, until } from './hooks-kit.js';
 
 const WATCHER_COUNTS = [1, 5, 20] as const;
@@ -197,27 +203,15 @@ export default async function run(): Promise<BenchReport> {
     const ofVariant = counts.filter((count) => count.variant === variant);
     const single = ofVariant.find((count) => count.watchers === 1) as Count;
     const others = ofVariant.filter((count) => count !== single);
-    const valid = ofVariant.every((count) => count.windowValid);
-    const worst = Math.max(...others.map((count) => Math.abs(count.inWindow - single.inWindow)));
-    const farthest = others.find(
-      (count) => Math.abs(count.inWindow - single.inWindow) === worst,
-    ) as Count;
-    goals.push({
-      benchmark,
-      measure: `Get Result requests in the same ${WINDOW_MS / 1000} s window, N = ${others.map((count) => count.watchers).join(' and ')} watchers, ${variant}${valid ? '' : ' (window invalid: a mount came late or the task ended early)'}`,
-      figure: others.map((count) => `${count.inWindow}`).join(' and '),
-      baseline: `N = 1: ${single.inWindow}`,
-      ratio: others
-        .map((count) => `${(count.inWindow / Math.max(1, single.inWindow)).toFixed(2)}×`)
-        .join(' and '),
-      goal: 'equal (± 1)',
-      verdict: verdict(valid && worst <= 1),
-      values: {
-        figure: farthest.inWindow,
-        baseline: single.inWindow,
-        ratio: farthest.inWindow / Math.max(1, single.inWindow),
-      },
-    });
+    goals.push(
+      equalCountsGoal({
+        benchmark,
+        measure: `Get Result requests in the same ${WINDOW_MS / 1000} s window, N = ${others.map((count) => count.watchers).join(' and ')} watchers, ${variant}`,
+        baselineName: 'N = 1',
+        single,
+        others,
+      }),
+    );
   }
   const after = counts.reduce((sum, count) => sum + count.afterCompleted + count.afterUnmount, 0);
   const shortGaps = counts.reduce((sum, count) => sum + count.shortGaps, 0);

@@ -22,7 +22,13 @@ import {
   DEMO_USER_TOKEN,
 } from '../src/reference/index.js';
 import { scriptTask } from '../src/testing/index.js';
-import { goalLine, verdict, type BenchGoal, type BenchReport } from './bench-report.js';
+import {
+  equalCountsGoal,
+  goalLine,
+  verdict,
+  type BenchGoal,
+  type BenchReport,
+} from './bench-report.js';
 import { mount, sleep, until } from './hooks-kit.js';
 
 const TAB_COUNTS = [1, 2, 4] as const;
@@ -232,27 +238,15 @@ export default async function run(): Promise<BenchReport> {
     const shared = counts.filter(
       (count) => count.variant === variant && count.setting === 'shared' && count !== single,
     );
-    const valid = [single, ...shared].every((count) => count.windowValid);
-    const worst = Math.max(...shared.map((count) => Math.abs(count.inWindow - single.inWindow)));
-    const farthest = shared.find(
-      (count) => Math.abs(count.inWindow - single.inWindow) === worst,
-    ) as Count;
-    goals.push({
-      benchmark,
-      measure: `Get Result requests in the same ${WINDOW_MS / 1000} s window, ${shared.map((count) => count.tabs).join(' and ')} tabs on one task, ${variant}${valid ? '' : ' (window invalid: a mount came late or the task ended early)'}`,
-      figure: shared.map((count) => `${count.inWindow}`).join(' and '),
-      baseline: `1 tab: ${single.inWindow}`,
-      ratio: shared
-        .map((count) => `${(count.inWindow / Math.max(1, single.inWindow)).toFixed(2)}×`)
-        .join(' and '),
-      goal: 'equal (± 1)',
-      verdict: verdict(valid && worst <= 1),
-      values: {
-        figure: farthest.inWindow,
-        baseline: single.inWindow,
-        ratio: farthest.inWindow / Math.max(1, single.inWindow),
-      },
-    });
+    goals.push(
+      equalCountsGoal({
+        benchmark,
+        measure: `Get Result requests in the same ${WINDOW_MS / 1000} s window, ${shared.map((count) => count.tabs).join(' and ')} tabs on one task, ${variant}`,
+        baselineName: '1 tab',
+        single,
+        others: shared,
+      }),
+    );
   }
   const after = counts.reduce((sum, count) => sum + count.afterCompleted, 0);
   goals.push({
