@@ -174,11 +174,13 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     }, this.#setup.idleTimeoutMs);
   };
 
+  /** Stops the watchdog: the bytes came, or the stream is done. */
   readonly #disarmIdle = (): void => {
     clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
   };
 
+  /** Ends a silent stream: the read in progress fails, and `#typed` says it was silent. */
   readonly #closeIdle = (): void => {
     this.#idle = true;
     this.#controller.abort();
