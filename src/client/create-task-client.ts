@@ -165,6 +165,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   const client = {
     tasks: config.tasks,
     scope: config.scope ?? baseUrl,
+    scopeIsExplicit: config.scope !== undefined,
     subscribe: feed.subscribe,
 
     async submit(task: string, params: unknown, options: SubmitOptions = {}) {

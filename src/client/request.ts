@@ -15,8 +15,10 @@ import type { ActivityFeed, CallRecord } from './activity-types.js';
 export interface RequestContext {
   /** The base URL as configured (absolute, or a path on the page's origin). */
   baseUrl: string;
-  userToken: TokenSource;
-  clientToken: TokenSource;
+  /** Absent: no `Authorization` header (a proxy supplies it). */
+  userToken: TokenSource | undefined;
+  /** Absent: no `x-app-authorization` header (a proxy adds it on the server). */
+  clientToken: TokenSource | undefined;
   platform: string | undefined;
   touchpoint: string | undefined;
   fetch: (request: Request) => Promise<Response>;
@@ -113,7 +115,11 @@ async function runAppFunction<Value>(
   }
 }
 
-async function readToken(source: TokenSource, what: string): Promise<string> {
+async function readToken(
+  source: TokenSource | undefined,
+  what: string,
+): Promise<string | undefined> {
+  if (source === undefined) return undefined;
   const token =
     typeof source === 'function' ? await runAppFunction(source, `${what} function`) : source;
   return headerValue(token, what);
@@ -137,7 +143,7 @@ export function resolveUrl(baseUrl: string, path: string): string {
 }
 
 /**
- * Sends a request with both tokens (read afresh), and on a 401 awaits `onUnauthorized` once and sends
+ * Sends a request with the tokens configured (read afresh; a token left out sends no header), and on a 401 awaits `onUnauthorized` once and sends
  * it once more with the tokens read again. Rejects with `aborted` or `network`; every status resolves.
  */
 export async function send(context: RequestContext, outgoing: OutgoingRequest): Promise<Response> {
@@ -154,9 +160,9 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
     const headers: Record<string, string> = {
       ...outgoing.headers,
       accept: outgoing.accept,
-      authorization: `Bearer ${userToken}`,
-      'x-app-authorization': `Bearer ${clientToken}`,
     };
+    if (userToken !== undefined) headers.authorization = `Bearer ${userToken}`;
+    if (clientToken !== undefined) headers['x-app-authorization'] = `Bearer ${clientToken}`;
     if (context.platform !== undefined) headers.platform = context.platform;
     if (context.touchpoint !== undefined) headers['x-touchpoint'] = context.touchpoint;
     if (outgoing.body !== undefined) headers['content-type'] = 'application/json';

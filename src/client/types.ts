@@ -23,10 +23,17 @@ export type TokenSource = string | (() => string | Promise<string>);
 export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
   /** Base URL of the service, for example `http://127.0.0.1:8787` or `/taskwire` on the same origin. */
   baseUrl: string;
-  /** The user's token, sent as `Authorization: Bearer …`. */
-  userToken: TokenSource;
-  /** The calling application's token, sent as `x-app-authorization: Bearer …`. */
-  clientToken: TokenSource;
+  /**
+   * The user's token, sent as `Authorization: Bearer …`. Left out, no `Authorization` header is
+   * sent: for a proxy whose `authorize` supplies the user's token from the app's own session
+   * (docs/protocol.md, "The client").
+   */
+  userToken?: TokenSource;
+  /**
+   * The calling application's token, sent as `x-app-authorization: Bearer …`. Left out, the header
+   * is not sent: for a proxy that adds it on the server, so the app token never reaches the browser.
+   */
+  clientToken?: TokenSource;
   /** The `platform` header, when set. */
   platform?: string;
   /** The `x-touchpoint` header, when set. */
@@ -108,6 +115,11 @@ export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
   readonly tasks: Tasks | undefined;
   /** The scope of the client's query keys: the config's `scope`, or its `baseUrl`. */
   readonly scope: string;
+  /**
+   * Whether `scope` was given in the config (the signed-in user's id, say) rather than taken from
+   * `baseUrl`: a journal keeps tasks per user, so it needs one.
+   */
+  readonly scopeIsExplicit: boolean;
   /**
    * Listens to the client's activity (docs/protocol.md, "The activity feed"): each request, retry,
    * validated answer, stream event and error, as a `TaskwireActivity`, synchronously as it
