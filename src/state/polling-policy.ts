@@ -4,6 +4,7 @@
  */
 import { TaskwireError } from '../client/errors.js';
 import { isTerminalStatus, type TaskStatus } from '../protocol/records.js';
+import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
 
 /** Settings of the polling schedule. */
 export interface PollingPolicyOptions {
@@ -74,7 +75,7 @@ export function pollStopReason(
 /** The longest delay between two polls while the task runs: `maxIntervalMs`, never below the floor. */
 export function slowestPollDelay(options: PollingPolicyOptions = {}): number {
   const minIntervalMs = options.minIntervalMs ?? defaults.minIntervalMs;
-  return Math.max(minIntervalMs, options.maxIntervalMs ?? defaults.maxIntervalMs);
+  return clampDelay(Math.max(minIntervalMs, options.maxIntervalMs ?? defaults.maxIntervalMs));
 }
 
 /**
@@ -82,7 +83,8 @@ export function slowestPollDelay(options: PollingPolicyOptions = {}): number {
  *
  * While the task runs, the delay is a quarter of its estimated time left (so polls come closer as the
  * end nears), within the floor and the ceiling. After errors it backs off exponentially with jitter.
- * The service's `Retry-After` is a lower bound; the floor always holds.
+ * The service's `Retry-After` is a lower bound, itself at most five minutes; the floor always holds,
+ * and the result is never more than a timer takes (2^31 - 1 ms).
  */
 export function nextPollDelay(
   state: PollState,
@@ -100,11 +102,14 @@ export function nextPollDelay(
     const retryAfterMs = TaskwireError.isInstance(state.error)
       ? state.error.retryAfterMs
       : undefined;
-    if (retryAfterMs !== undefined) delay = Math.max(delay, retryAfterMs);
+    if (retryAfterMs !== undefined)
+      delay = Math.max(delay, clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS));
   } else {
     const estimateMs = (state.estimatedSecondsLeft ?? 0) * 1000;
     delay = Math.min(maxIntervalMs, estimateMs / 4);
-    if (state.retryAfterMs !== undefined) delay = Math.max(delay, state.retryAfterMs);
+    if (state.retryAfterMs !== undefined)
+      delay = Math.max(delay, clampDelay(state.retryAfterMs, MAX_RETRY_AFTER_MS));
   }
-  return Math.max(minIntervalMs, Math.round(delay));
+  // The floor holds, and no delay overflows the timer it is handed to (a huge floor included).
+  return clampDelay(Math.max(minIntervalMs, Math.round(delay)));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/client/index.js';
+import { clampDelay, MAX_RETRY_AFTER_MS } from '../../src/protocol/retry-after.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -21,5 +22,24 @@ describe('parseRetryAfter', () => {
     for (const value of [null, undefined, '', '-5', '1.5', 'soon', '1e3']) {
       expect(parseRetryAfter(value, now), String(value)).toBeUndefined();
     }
+  });
+});
+
+describe('parseRetryAfter bounds', () => {
+  const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+  it('holds seconds and dates to five minutes, so no timer overflows', () => {
+    expect(parseRetryAfter('3000000', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(parseRetryAfter('Fri, 31 Dec 9999 23:59:59 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(parseRetryAfter('299', now)).toBe(299_000);
+  });
+});
+
+describe('clampDelay', () => {
+  it('keeps a delay within what a timer takes', () => {
+    expect(clampDelay(2 ** 40)).toBe(2 ** 31 - 1);
+    expect(clampDelay(Number.NaN)).toBe(0);
+    expect(clampDelay(-5)).toBe(0);
+    expect(clampDelay(Infinity, 1000)).toBe(1000);
   });
 });

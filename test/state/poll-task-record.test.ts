@@ -2,6 +2,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TaskwireError } from '../../src/client/errors.js';
 import type { TaskRecord } from '../../src/protocol/records.js';
 import { pollTaskRecord } from '../../src/state/poll-task-record.js';
+import { createTaskClient } from '../../src/client/index.js';
+import { loadStartPaths } from '../../src/client/load-on-first-use.js';
+import {
+  createReferenceService,
+  DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKEN,
+  demoTaskSchemas,
+} from '../../src/reference/index.js';
+
+// Read from disk before fake timers are installed: no timer advance hurries real I/O.
+await loadStartPaths();
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -89,5 +100,50 @@ describe('pollTaskRecord', () => {
     expect(signal?.aborted).toBe(false);
     stop();
     expect(signal?.aborted).toBe(true);
+  });
+});
+
+describe('pollTaskRecord with a service asking for a huge delay', () => {
+  /** A real client on the reference service, its answers' `Retry-After` replaced by `retryAfter`. */
+  async function pollWithRetryAfter(retryAfter: string) {
+    const service = createReferenceService({ timeScale: 1 });
+    let gets = 0;
+    const client = createTaskClient({
+      baseUrl: 'http://taskwire.test',
+      userToken: DEMO_USER_TOKEN,
+      clientToken: DEMO_CLIENT_TOKEN,
+      tasks: demoTaskSchemas,
+      fetch: async (request) => {
+        if (request.method === 'GET') gets += 1;
+        const response = await service.fetch(request);
+        const headers = new Headers(response.headers);
+        headers.set('retry-after', retryAfter);
+        return new Response(response.body, { status: response.status, headers });
+      },
+    });
+    const { id } = await client.submit('render-video', { frames: 100, frameMs: 1000 });
+    const seen: string[] = [];
+    const stop = pollTaskRecord((taskId, options) =>
+      client.getResult('render-video', taskId, options),
+    )(id, { onRecord: (record) => seen.push(record.status), onError: () => seen.push('error') });
+    await vi.advanceTimersByTimeAsync(3000);
+    const within3s = gets;
+    // The hint is held to five minutes: the next poll comes then, not never and not at once.
+    await vi.advanceTimersByTimeAsync(5 * 60 * 1000);
+    stop();
+    await service.close();
+    return { within3s, within5min: gets, seen };
+  }
+
+  it('polls once in 3 s for Retry-After: 3000000 (seconds past what a timer holds), again at 5 min', async () => {
+    const { within3s, within5min } = await pollWithRetryAfter('3000000');
+    expect(within3s).toBe(1);
+    expect(within5min).toBe(2);
+  });
+
+  it('polls once in 3 s for a Retry-After date in the year 9999, again at 5 min', async () => {
+    const { within3s, within5min } = await pollWithRetryAfter('Fri, 31 Dec 9999 23:59:59 GMT');
+    expect(within3s).toBe(1);
+    expect(within5min).toBe(2);
   });
 });

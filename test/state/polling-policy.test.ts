@@ -86,3 +86,31 @@ describe('nextPollDelay', () => {
     );
   });
 });
+
+describe('nextPollDelay bounds', () => {
+  const base = {
+    status: 'IN_PROGRESS' as const,
+    estimatedSecondsLeft: 8,
+    errorCount: 0,
+    error: undefined,
+    startedAt: 0,
+    now: 0,
+  };
+
+  it('holds a Retry-After hint to five minutes and never hands a timer more than it takes', () => {
+    expect(nextPollDelay({ ...base, retryAfterMs: 3e9 })).toBe(300_000);
+    expect(nextPollDelay({ ...base, retryAfterMs: Infinity })).toBe(300_000);
+    // The floor holds, but even a floor past a timer's range is cut to what it takes.
+    expect(nextPollDelay({ ...base, retryAfterMs: undefined }, { minIntervalMs: 2 ** 40 })).toBe(
+      2 ** 31 - 1,
+    );
+  });
+
+  it('holds the Retry-After of an error to five minutes', () => {
+    const error = new TaskwireError('http', 'The service answered 503.', {
+      status: 503,
+      retryAfterMs: 3e9,
+    });
+    expect(nextPollDelay({ ...base, errorCount: 1, error, retryAfterMs: undefined })).toBe(300_000);
+  });
+});
