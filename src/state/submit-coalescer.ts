@@ -4,6 +4,7 @@
  * StrictMode double effect).
  */
 import { canonicalJson } from '../protocol/canonical-json.js';
+import { randomUuid } from '../protocol/random-uuid.js';
 
 /** What identifies a submit call. */
 export interface SubmitCall {
@@ -28,10 +29,11 @@ export interface SubmitCoalescer {
   ): Promise<Answer>;
 }
 
-/** Creates a {@link SubmitCoalescer}; `newKey` defaults to `crypto.randomUUID`. */
-export function createSubmitCoalescer(
-  newKey: () => string = () => crypto.randomUUID(),
-): SubmitCoalescer {
+/**
+ * Creates a {@link SubmitCoalescer}; `newKey` defaults to a random UUID from `crypto.getRandomValues`
+ * (`crypto.randomUUID` is missing on plain-http origins).
+ */
+export function createSubmitCoalescer(newKey: () => string = randomUuid): SubmitCoalescer {
   // Keyed by the call object itself: a retry passes the very same object again.
   const keysByCall = new WeakMap<SubmitCall, string>();
   const inFlight = new Map<string, { idempotencyKey: string; promise: Promise<unknown> }>();
