@@ -1,7 +1,6 @@
 /**
  * The client's activity feed (docs/protocol.md, "The activity feed"): the code that builds each
- * activity from what the client reported raw (`activity-feed.ts`) and calls the listeners. Loaded
- * on the first report while someone listens (see `load-on-first-use.ts`).
+ * activity from what the client reported raw (`activity-feed.ts`) and calls the listeners.
  */
 import { TaskwireError } from './errors.js';
 import type {

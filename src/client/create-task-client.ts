@@ -1,33 +1,27 @@
 /**
- * `createTaskClient`: the framework-free client of the task workflow service
- * (docs/protocol.md, "The client"). Every answer is validated before it is returned; everything
- * that goes wrong is a `TaskwireError`. The code that starts tasks and the stream path load on
- * first use (`load-on-first-use.ts`).
+ * `createTaskClient`: the framework-free client of the task workflow service (docs/protocol.md,
+ * "The client"). Each method is written out here, from its checks to its validated answer; the
+ * parts it shares are small modules below it (`request.ts` sends one request, `read-answer.ts`
+ * reads one answer, `stream/task-event-stream.ts` reads a stream). Everything that goes wrong is a
+ * `TaskwireError`.
  */
-import * as z from 'zod/mini';
-import { requestTimeout, withDeadline } from './deadline.js';
+import type * as z from 'zod/mini';
+import { withDeadline } from './abort.js';
 import { TaskwireError } from './errors.js';
-import { LazyTaskStream } from './stream/lazy-task-stream.js';
-import { loadStartPaths } from './load-on-first-use.js';
+import { protocolError, requestTimeout } from './error-factories.js';
+import { checkTaskId, checkTaskName, randomKey, requestBody } from './call-checks.js';
+import { checkResult, readEnvelope } from './read-answer.js';
+import { send, type RequestContext } from './request.js';
+import { TaskEventStream } from './stream/task-event-stream.js';
 import { createActivityFeed } from './activity-feed.js';
-import {
-  checkTaskId,
-  checkTaskName,
-  protocolError,
-  readEnvelope,
-  send,
-  type RequestContext,
-} from './request.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
-import { describeIssues } from '../protocol/describe-issues.js';
+import { envelopeSchema, taskRecordSchema } from '../protocol/records.js';
 import {
-  envelopeSchema,
-  failureSchema,
-  jsonObjectSchema,
-  taskRecordSchema,
-  type TaskStatus,
-} from '../protocol/records.js';
-import { TASK_NAME_PATTERN } from '../protocol/names.js';
+  executeRecordSchema,
+  optionsResultSchema,
+  submitAnswerSchema,
+  type ExecuteRecord,
+} from '../protocol/start-answers.js';
 import type {
   GetResultOptions,
   RequestOptions,
@@ -36,15 +30,11 @@ import type {
   TaskClient,
   TaskClientConfig,
 } from './types.js';
+import type { CallRecord, ClientOperation } from './activity-types.js';
 import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
 
 /** The client's own deadline for Execute: a little past the service's 20 s, so its 504 comes first. */
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 25_000;
-
-const taskRecordEnvelope = envelopeSchema(taskRecordSchema);
-/** Where a result sits in an answer, for naming a bad field of it. */
-const RESULT_PATH = ['response', 'result'];
-
 /** The deadline of every request but a stream and Execute: 30 s. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How long a stream may stay silent, keep-alives included, before it counts as broken: 45 s. */
@@ -52,25 +42,10 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 45_000;
 /** The largest JSON answer read: 8 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** What the parts of a client that load on first use need from it. */
-export interface ClientCore {
-  context: RequestContext;
-  executeTimeoutMs: number;
-  requestTimeoutMs: number;
-  /** The task's schemas from the config's map, if it has an entry for it. */
-  schemaOf(task: string): TaskSchema | undefined;
-  /**
-   * Checks a result against the contract: the failure object when FAILED, else null or a JSON
-   * object (the task's result schema, when the map has one).
-   */
-  checkResult(
-    task: string,
-    status: TaskStatus,
-    result: unknown,
-    what: string,
-    taskId: string,
-  ): unknown;
-}
+const taskRecordEnvelope = envelopeSchema(taskRecordSchema);
+const submitEnvelope = envelopeSchema(submitAnswerSchema);
+const executeEnvelope = envelopeSchema(executeRecordSchema);
+const optionsEnvelope = envelopeSchema(optionsResultSchema);
 
 function checkPositive(value: number | undefined, name: string): void {
   if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
@@ -129,38 +104,95 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     throw new TypeError('createTaskClient: scope must be a string.');
   }
   const feed = createActivityFeed();
-  const core: ClientCore = {
-    context: {
-      baseUrl,
-      userToken: config.userToken,
-      clientToken: config.clientToken,
-      platform: config.platform,
-      touchpoint: config.touchpoint,
-      // Looked up per request, so a `fetch` patched after the client was made is used.
-      fetch: config.fetch ?? ((request) => globalThis.fetch(request)),
-      onUnauthorized: config.onUnauthorized,
-      maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      feed,
-    },
-    executeTimeoutMs: config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS,
-    requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    schemaOf(task) {
-      const tasks = config.tasks;
-      // `hasOwn`, since `constructor` or `toString` are valid task names.
-      return tasks !== undefined && Object.hasOwn(tasks, task) ? tasks[task] : undefined;
-    },
-    checkResult(task, status, result, what, taskId) {
-      const parsed =
-        status === 'FAILED'
-          ? failureSchema.safeParse(result)
-          : result === null
-            ? { success: true as const, data: null }
-            : z.safeParse(core.schemaOf(task)?.result ?? jsonObjectSchema, result);
-      if (!parsed.success)
-        throw protocolError(what, describeIssues(parsed.error.issues, RESULT_PATH), taskId);
-      return parsed.data;
-    },
+  const context: RequestContext = {
+    baseUrl,
+    userToken: config.userToken,
+    clientToken: config.clientToken,
+    platform: config.platform,
+    touchpoint: config.touchpoint,
+    // Looked up per request, so a `fetch` patched after the client was made is used.
+    fetch: config.fetch ?? ((request) => globalThis.fetch(request)),
+    onUnauthorized: config.onUnauthorized,
+    maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    feed,
   };
+  const executeTimeoutMs = config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
+  const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+
+  /** The task's schemas from the config's map, if it has an entry for it. */
+  function schemaOf(task: unknown): TaskSchema | undefined {
+    const tasks = config.tasks;
+    // `hasOwn`, since `constructor` or `toString` are valid task names.
+    return typeof task === 'string' && tasks !== undefined && Object.hasOwn(tasks, task)
+      ? tasks[task]
+      : undefined;
+  }
+
+  /**
+   * Runs one call under a new record of the activity feed (docs/protocol.md, "The activity feed"),
+   * and reports its validated answer or its error there.
+   */
+  async function tracked<Answer>(
+    operation: ClientOperation,
+    task: unknown,
+    run: (call: CallRecord) => Promise<Answer>,
+  ): Promise<Answer> {
+    const call = feed.begin(operation, task);
+    try {
+      const answer = await run(call);
+      feed.report('answer', call, answer);
+      return answer;
+    } catch (error) {
+      feed.report('error', call, error);
+      throw error;
+    }
+  }
+
+  /** Checks the task name and params, then POSTs them to one of the task's JSON endpoints. */
+  async function post(
+    call: CallRecord,
+    task: unknown,
+    params: unknown,
+    endpoint: 'submit' | 'execute' | 'options',
+    signal: AbortSignal,
+    extra: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ): Promise<{ name: string; response: Response }> {
+    const name = checkTaskName(task);
+    const body = requestBody(schemaOf(name)?.params, name, params, extra.body);
+    const response = await send(context, {
+      method: 'POST',
+      path: `/workflows/${encodeURIComponent(name)}/${endpoint}`,
+      body,
+      accept: 'application/json',
+      headers: extra.headers,
+      signal,
+      call,
+    });
+    return { name, response };
+  }
+
+  /** POSTs a task's params to Submit or Options under the request deadline, and reads the answer. */
+  function postAndRead<Schema extends z.ZodMiniType>(
+    call: CallRecord,
+    task: unknown,
+    params: unknown,
+    endpoint: 'submit' | 'options',
+    options: RequestOptions,
+    envelope: Schema,
+    extra?: { body?: Record<string, unknown>; headers?: Record<string, string> },
+  ): Promise<z.infer<Schema>> {
+    const what = `The answer to ${endpoint === 'submit' ? 'Submit' : 'Options'} '${String(task)}'`;
+    return withDeadline(
+      options.signal,
+      requestTimeoutMs,
+      () => requestTimeout(what, requestTimeoutMs),
+      async (signal) => {
+        const { response } = await post(call, task, params, endpoint, signal, extra);
+        const read = { signal, what, maxBytes: context.maxResponseBytes };
+        return await readEnvelope(response, envelope, read);
+      },
+    );
+  }
 
   const client = {
     tasks: config.tasks,
@@ -168,31 +200,50 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     scopeIsExplicit: config.scope !== undefined,
     subscribe: feed.subscribe,
 
-    async submit(task: string, params: unknown, options: SubmitOptions = {}) {
-      return (await loadStartPaths()).submitTask(core, task, params, options);
+    /**
+     * Submit Task (docs/protocol.md, "Submit"): one key per call, reused by the retry after a 401,
+     * so one call makes one task.
+     */
+    submit(task: string, params: unknown, options: SubmitOptions = {}) {
+      const extra = {
+        body: options.notification === undefined ? {} : { notification: options.notification },
+        headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
+      };
+      return tracked('submit', task, async (call) => {
+        const answer = await postAndRead(
+          call,
+          task,
+          params,
+          'submit',
+          options,
+          submitEnvelope,
+          extra,
+        );
+        return answer.response;
+      });
     },
 
-    async getResult(task: string, id: string, options: GetResultOptions = {}) {
-      const call = feed.begin('result', task);
-      try {
-        const name = checkTaskName(task, TASK_NAME_PATTERN);
+    /** Get Result (docs/protocol.md, "Get Result"): the record, checked to be the one asked for. */
+    getResult(task: string, id: string, options: GetResultOptions = {}) {
+      return tracked('result', task, async (call) => {
+        const name = checkTaskName(task);
         const taskId = (call.taskId = checkTaskId(id));
         const what = `The answer to Get Result '${name}'`;
-        const ms = core.requestTimeoutMs;
-        const record = await withDeadline(
+        const ms = requestTimeoutMs;
+        return withDeadline(
           options.signal,
           ms,
           () => requestTimeout(what, ms, taskId),
           async (signal) => {
             const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
-            const response = await send(core.context, {
+            const response = await send(context, {
               method: 'GET',
               path,
               accept: 'application/json',
               signal,
               call,
             });
-            const read = { signal, what, maxBytes: core.context.maxResponseBytes, taskId };
+            const read = { signal, what, maxBytes: context.maxResponseBytes, taskId };
             const record = (await readEnvelope(response, taskRecordEnvelope, read)).response;
             if (record.id !== taskId)
               throw protocolError(
@@ -200,43 +251,58 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
                 `response.id is '${record.id}', not the id asked for.`,
                 taskId,
               );
-            record.result = core.checkResult(name, record.status, record.result, what, taskId);
+            const schema = schemaOf(name)?.result;
+            record.result = checkResult(schema, record.status, record.result, what, taskId);
             options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
             return record;
           },
         );
-        feed.report('answer', call, record);
-        return record;
-      } catch (error) {
-        feed.report('error', call, error);
-        throw error;
-      }
-    },
-
-    stream(task: string, params: unknown, options: StreamOptions = {}) {
-      // Checks run inside `open`, so a bad name or params reject the first `next()`, never throw here.
-      const schema = typeof task === 'string' ? core.schemaOf(task) : undefined;
-      return new LazyTaskStream({
-        open: async (signal, call) =>
-          (await (await loadStartPaths()).postTask(core, call, task, params, 'stream', signal))
-            .response,
-        maxEventBytes: config.maxEventBytes,
-        idleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-        resultSchema: schema?.result,
-        eventSchema: schema?.events,
-        signal: options.signal,
-        onOpen: options.onOpen,
-        feed,
-        task,
       });
     },
 
-    async execute(task: string, params: unknown, options: RequestOptions = {}) {
-      return (await loadStartPaths()).executeTask(core, task, params, options);
+    stream(task: string, params: unknown, options: StreamOptions = {}) {
+      // Checks run on the first `next()`, so a bad name or params reject it, never throw here.
+      return new TaskEventStream({
+        context,
+        task,
+        params,
+        schema: schemaOf(task),
+        maxEventBytes: config.maxEventBytes,
+        idleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+        signal: options.signal,
+        onOpen: options.onOpen,
+      });
     },
 
-    async options(task: string, params: unknown, options: RequestOptions = {}) {
-      return (await loadStartPaths()).taskOptions(core, task, params, options);
+    /**
+     * Execute (docs/protocol.md, "Execute"): its own deadline, `executeTimeoutMs`, past which it
+     * rejects with a `timeout` that is not retryable (a second Execute would run, and charge, the
+     * task again); the caller's abort rejects with `aborted`.
+     */
+    execute(task: string, params: unknown, options: RequestOptions = {}) {
+      const ms = executeTimeoutMs;
+      const timeout = () =>
+        new TaskwireError('timeout', `Execute '${String(task)}' did not answer within ${ms} ms.`);
+      return tracked('execute', task, (call) =>
+        withDeadline(options.signal, ms, timeout, async (signal) => {
+          const { name, response } = await post(call, task, params, 'execute', signal);
+          const what = `The answer to Execute '${name}'`;
+          const read = { signal, what, maxBytes: context.maxResponseBytes };
+          const record = (await readEnvelope(response, executeEnvelope, read)).response;
+          const schema = schemaOf(name)?.result;
+          record.result = checkResult(schema, record.status, record.result, what, record.id);
+          // checkResult made a FAILED record's result its failure object.
+          return record as ExecuteRecord;
+        }),
+      );
+    },
+
+    /** Options (docs/protocol.md, "Options"): what the task would cost with these params. */
+    options(task: string, params: unknown, options: RequestOptions = {}) {
+      return tracked('options', task, async (call) => {
+        const answer = await postAndRead(call, task, params, 'options', options, optionsEnvelope);
+        return answer.response;
+      });
     },
   };
   return client as unknown as TaskClient<Tasks>;

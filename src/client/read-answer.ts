@@ -1,14 +1,66 @@
 /**
- * Reading an error answer (docs/protocol.md, "Error bodies"): loaded on the first one, since a call
- * that goes well never needs it.
+ * Reading an answer's body: at most so many bytes while it arrives, a 2xx JSON answer checked
+ * against its schema, and a non-2xx answer turned into its `TaskwireError` (docs/protocol.md,
+ * "Error bodies").
  */
+import * as z from 'zod/mini';
 import { errorBodySchema, type ErrorBody } from '../protocol/error-body.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
+import { describeIssues } from '../protocol/describe-issues.js';
+import { failureSchema, jsonObjectSchema, type TaskStatus } from '../protocol/records.js';
 import { TaskwireError } from './errors.js';
-import { readCapped } from './request.js';
+import { abortedError, noop, raceAbort } from './abort.js';
+import { protocolError } from './error-factories.js';
 
 /** The most of an error body kept in `TaskwireError.body`: 64 KiB, enough for any proxy's page. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Drops an answer's body so its connection can be reused or closed. */
+export async function discardBody(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // Nothing to release.
+  }
+}
+
+/**
+ * Reads at most `limit` bytes of a body as text, while it arrives: a larger body is cancelled there,
+ * never read whole, and `cut` is true. An abort or a connection that breaks mid-body become typed
+ * errors.
+ */
+export async function readCapped(
+  response: Response,
+  limit: number,
+  signal: AbortSignal,
+  taskId: string | undefined,
+): Promise<{ text: string; cut: boolean }> {
+  const reader = (
+    response.body ?? new Response('').body
+  )?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  try {
+    for (;;) {
+      const chunk = await raceAbort(reader.read(), signal);
+      if (chunk.done) return { text: text + decoder.decode(), cut: false };
+      text += decoder.decode(chunk.value.subarray(0, limit - size), { stream: true });
+      size += chunk.value.length;
+      if (size > limit) {
+        reader.cancel().catch(noop);
+        return { text: text + decoder.decode(), cut: true };
+      }
+    }
+  } catch (error) {
+    reader.cancel().catch(noop);
+    if (signal.aborted) throw abortedError(signal, taskId);
+    throw new TaskwireError('network', 'The connection broke while the answer was being read.', {
+      taskId,
+      cause: error,
+    });
+  }
+}
 
 /**
  * The error for a non-2xx answer: `http` with status, reason and body (the parsed error body, or the
@@ -40,4 +92,65 @@ export async function errorFromResponse(
     taskId: body?.taskId ?? taskId,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   });
+}
+
+/** How to read one JSON answer. */
+export interface ReadOptions {
+  signal: AbortSignal;
+  /** Which answer this is, for messages: "The answer to Get Result 'echo'". */
+  what: string;
+  /** The largest answer read, in bytes. */
+  maxBytes: number;
+  /** The task the answer concerns, when known. */
+  taskId?: string | undefined;
+}
+
+/**
+ * Reads a 2xx JSON answer and validates its envelope and response, resolving to the response.
+ * A non-2xx answer rejects with {@link errorFromResponse}; one larger than `maxBytes` is refused as
+ * `protocol` while it is read.
+ */
+export async function readEnvelope<Schema extends z.ZodMiniType>(
+  response: Response,
+  schema: Schema,
+  { signal, what, maxBytes, taskId }: ReadOptions,
+): Promise<z.infer<Schema>> {
+  if (!response.ok) throw await errorFromResponse(response, signal, taskId);
+  const { text, cut } = await readCapped(response, maxBytes, signal, taskId);
+  if (cut) throw protocolError(what, `the answer is larger than ${maxBytes} bytes.`, taskId);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw protocolError(what, `the answer is not JSON (${type}).`, taskId, error);
+  }
+  const parsed = z.safeParse(schema, json);
+  if (!parsed.success) throw protocolError(what, describeIssues(parsed.error.issues), taskId);
+  return parsed.data;
+}
+
+/** Where a result sits in an answer, for naming a bad field of it. */
+const RESULT_PATH = ['response', 'result'];
+
+/**
+ * Checks a record's result against the contract: the failure object when FAILED, else null or a
+ * JSON object (`schema`, the task's result schema, when the client has one).
+ */
+export function checkResult(
+  schema: z.core.$ZodType | undefined,
+  status: TaskStatus,
+  result: unknown,
+  what: string,
+  taskId: string,
+): unknown {
+  const parsed =
+    status === 'FAILED'
+      ? failureSchema.safeParse(result)
+      : result === null
+        ? { success: true as const, data: null }
+        : z.safeParse(schema ?? jsonObjectSchema, result);
+  if (!parsed.success)
+    throw protocolError(what, describeIssues(parsed.error.issues, RESULT_PATH), taskId);
+  return parsed.data;
 }

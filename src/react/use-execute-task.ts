@@ -5,7 +5,6 @@ import type { ExecuteRecord } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams, TaskResult } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
-import { useStartPaths } from './use-start-paths.js';
 
 /** What `mutate` of {@link useExecuteTask} takes. */
 export interface ExecuteTaskVariables<Params> {
@@ -29,7 +28,6 @@ export function useExecuteTask<Name extends TaskName<RegisteredTasks>>(
   task: Name,
 ): UseExecuteTaskResult<TaskParams<RegisteredTasks, Name>, TaskResult<RegisteredTasks, Name>> {
   const client = useTaskClient();
-  useStartPaths();
   return useMutation({
     mutationFn: ({ params }: ExecuteTaskVariables<TaskParams<RegisteredTasks, Name>>) =>
       client.execute(task, params),

@@ -9,7 +9,6 @@ import type { NotificationRequest } from '../protocol/notification.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
-import { useStartPaths } from './use-start-paths.js';
 
 /** What `mutate` of {@link useSubmitTask} takes. */
 export interface SubmitTaskVariables<Params> {
@@ -61,7 +60,6 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
   const client = useTaskClient();
   const journal = useProvidedJournal();
   const { resumeKey } = options;
-  useStartPaths();
   const [coalescer] = useState(createSubmitCoalescer);
   const maxRetries = options.retry ?? 3;
   return useMutation<

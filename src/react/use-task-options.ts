@@ -6,7 +6,6 @@ import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import { taskOptionsQueryOptions } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useTaskClient } from './taskwire-provider.js';
-import { useStartPaths } from './use-start-paths.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 
 /** Options of {@link useTaskOptions}. */
@@ -35,7 +34,6 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   options: UseTaskOptionsOptions = {},
 ): UseTaskOptionsResult {
   const client = useTaskClient();
-  useStartPaths();
   const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
   return useQuery({
     ...taskOptionsQueryOptions(

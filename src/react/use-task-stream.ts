@@ -16,7 +16,6 @@ import type {
 import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
-import { useStartPaths } from './use-start-paths.js';
 import { queryRecordWatcher } from './query-record-watcher.js';
 
 /** Options of {@link useTaskStream}. */
@@ -113,7 +112,6 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     controller.getSnapshot,
     controller.getSnapshot,
   );
-  useStartPaths(true);
   // The journal follows the task to its end, so a reload after it shows the outcome, not a recovery.
   const ended =
     state.status === 'completed' ? 'COMPLETED' : state.status === 'failed' ? 'FAILED' : undefined;

@@ -2,11 +2,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { cutStreamBody } from '../support/cut-stream-body.js';
 import { createTaskClient } from '../../src/client/index.js';
-import {
-  loadErrorAnswers,
-  loadStartPaths,
-  loadStreamPath,
-} from '../../src/client/load-on-first-use.js';
 import { TaskwireProvider } from '../../src/react/index.js';
 import {
   createReferenceService,
@@ -15,10 +10,6 @@ import {
   demoTaskSchemas,
   type ReferenceServiceConfig,
 } from '../../src/reference/index.js';
-
-// The client's lazily loaded parts are read from disk for real here, before a test installs fake
-// timers: under fake timers an `import()` still waits for real I/O, which no timer advance can hurry.
-await Promise.all([loadStartPaths(), loadStreamPath(), loadErrorAnswers()]);
 
 /** A transport step between the client and the service; tests use it to drop connections. */
 export type Transport = (request: Request) => Promise<Response>;

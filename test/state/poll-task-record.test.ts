@@ -3,16 +3,12 @@ import { TaskwireError } from '../../src/client/errors.js';
 import type { TaskRecord } from '../../src/protocol/records.js';
 import { pollTaskRecord } from '../../src/state/poll-task-record.js';
 import { createTaskClient } from '../../src/client/index.js';
-import { loadStartPaths } from '../../src/client/load-on-first-use.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
   DEMO_USER_TOKEN,
   demoTaskSchemas,
 } from '../../src/reference/index.js';
-
-// Read from disk before fake timers are installed: no timer advance hurries real I/O.
-await loadStartPaths();
 
 beforeEach(() => {
   vi.useFakeTimers();

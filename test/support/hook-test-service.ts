@@ -6,11 +6,6 @@
  * hand the hooks' default client the demo schemas, as the app's own client would have.
  */
 import {
-  loadErrorAnswers,
-  loadStartPaths,
-  loadStreamPath,
-} from '../../src/client/load-on-first-use.js';
-import {
   createReferenceService,
   demoTaskSchemas,
   type ReferenceService,
@@ -22,10 +17,6 @@ import {
   type Fault,
   type RecordedRequest,
 } from '../../src/testing/index.js';
-
-// The client's lazily loaded parts are read from disk for real here, before a test installs fake
-// timers: under fake timers an `import()` still waits for real I/O, which no timer advance can hurry.
-await Promise.all([loadStartPaths(), loadStreamPath(), loadErrorAnswers()]);
 
 const opened: ReferenceService[] = [];
 

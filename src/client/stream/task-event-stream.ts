@@ -1,17 +1,15 @@
 /**
- * The stream path: one POST, the checks of its answer, and an async iterator over its events that
- * ends after `task.completed` or `task.failed`. The connection loop is ours, so nothing is ever sent
- * twice; lines are parsed by {@link createEventStreamReader}.
+ * A task's stream (docs/protocol.md, "Streams"): one POST, the checks of its answer, and an async
+ * iterator over its events that ends after `task.completed` or `task.failed`. The connection loop
+ * is ours, so nothing is ever sent twice; lines are parsed by {@link createEventStreamReader}.
  */
 import * as z from 'zod/mini';
 import { TaskwireError } from '../errors.js';
-import {
-  abortedError,
-  discardBody,
-  errorFromResponse,
-  protocolError,
-  raceAbort,
-} from '../request.js';
+import { abortedError, raceAbort } from '../abort.js';
+import { protocolError } from '../error-factories.js';
+import { checkTaskName, requestBody } from '../call-checks.js';
+import { discardBody, errorFromResponse } from '../read-answer.js';
+import { send, type RequestContext } from '../request.js';
 import { describeIssues } from '../../protocol/describe-issues.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { taskIdSchema } from '../../protocol/records.js';
@@ -23,42 +21,35 @@ import {
   type ServerSentMessage,
 } from './sse-reader.js';
 import type { TaskStream } from '../types.js';
-import type { ActivityFeed, CallRecord } from '../activity-types.js';
+import type { CallRecord } from '../activity-types.js';
+import type { TaskSchema } from '../../protocol/task-schemas.js';
 import {
   canonicalProgressEvent,
   fastPartialResultEvent,
   fastProgressEvent,
 } from './event-checks.js';
 
-/** What a {@link TaskEventStream} needs to open and read its connection. */
-export interface TaskEventStreamSetup {
-  /**
-   * Checks the call and sends the POST (the one retry after a 401 included); never called twice.
-   * `call` is the stream's record in the activity feed.
-   */
-  open(signal: AbortSignal, call: CallRecord): Promise<Response>;
+/** What a {@link TaskEventStream} is asked to stream. */
+export interface TaskEventStreamOptions {
+  /** The client's way of sending a request (tokens, base URL, `fetch`, the activity feed). */
+  context: RequestContext;
+  /** The task name as the call gave it; checked on the first `next()`. */
+  task: unknown;
+  /** The params as the call gave them; checked on the first `next()`. */
+  params: unknown;
+  /** The task's schemas (params, result, custom events), when the client has them. */
+  schema: TaskSchema | undefined;
   /** The cap on one event, in bytes. Defaults to the reader's 16 MiB. */
   maxEventBytes: number | undefined;
-  /** The task's result schema, for partial and final results; any JSON object without one. */
-  resultSchema: z.core.$ZodType | undefined;
-  /** The task's custom event schema; any `event.*` object without one. */
-  eventSchema: z.core.$ZodType | undefined;
-  /** The caller's signal. */
-  signal: AbortSignal | undefined;
-  /** Called once the answer has passed its checks. */
-  onOpen: ((info: { taskId: string | undefined }) => void) | undefined;
   /**
    * How long the stream may receive no byte, from the POST on, keep-alives counting, before it is
    * closed and reported as broken (`network`, with the task id when known).
    */
   idleTimeoutMs: number;
-  /**
-   * The client's activity feed, told each event and the error the stream ends with. Absent for a
-   * stream made outside a client.
-   */
-  feed?: ActivityFeed | undefined;
-  /** The task name as the call gave it, for the activity feed. */
-  task?: unknown;
+  /** The caller's signal. */
+  signal: AbortSignal | undefined;
+  /** Called once the answer has passed its checks. */
+  onOpen: ((info: { taskId: string | undefined }) => void) | undefined;
 }
 
 type Phase = 'idle' | 'open' | 'done';
@@ -78,7 +69,7 @@ function isEventStreamType(contentType: string | null): boolean {
  * `next()`, so a stream that is never iterated sends nothing.
  */
 export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableIterator<Event> {
-  readonly #setup: TaskEventStreamSetup;
+  readonly #setup: TaskEventStreamOptions;
   /** The stream's record in the activity feed; its task id is set once the service sent one. */
   readonly #call: CallRecord;
   readonly #controller = new AbortController();
@@ -92,13 +83,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   #busy: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(setup: TaskEventStreamSetup) {
+  constructor(setup: TaskEventStreamOptions) {
     this.#setup = setup;
-    this.#call = setup.feed?.begin('stream', setup.task) ?? {
-      call: 0,
-      operation: 'stream',
-      task: setup.task,
-    };
+    this.#call = setup.context.feed.begin('stream', setup.task);
   }
 
   /** The task id from `x-task-id`, once the service has answered. */
@@ -222,7 +209,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
     this.#armIdle();
-    const response = await this.#setup.open(signal, this.#call);
+    const response = await this.#post(signal);
     if (!response.ok) throw await errorFromResponse(response, signal);
     const taskIdHeader = response.headers.get('x-task-id');
     if (taskIdHeader !== null) {
@@ -256,9 +243,23 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     this.#setup.onOpen?.({ taskId: this.#taskId });
   }
 
+  /** Checks the call and sends the POST (the one retry after a 401 included); never twice. */
+  async #post(signal: AbortSignal): Promise<Response> {
+    const { context, task, params, schema } = this.#setup;
+    const name = checkTaskName(task);
+    return send(context, {
+      method: 'POST',
+      path: `/workflows/${encodeURIComponent(name)}/stream`,
+      body: requestBody(schema?.params, name, params),
+      accept: EVENT_STREAM,
+      signal,
+      call: this.#call,
+    });
+  }
+
   /** Reports an event or the error the stream ends with to the activity feed. */
   #report(type: 'event' | 'error', value: unknown): void {
-    this.#setup.feed?.report(type, this.#call, value);
+    this.#setup.context.feed.report(type, this.#call, value);
   }
 
   /** Reports the error the stream ends with to the activity feed, and returns it. */
@@ -311,8 +312,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     }
     if (type.startsWith('event.')) {
       let custom = fields;
-      if (this.#setup.eventSchema !== undefined) {
-        const parsed = z.safeParse(this.#setup.eventSchema, value);
+      const eventSchema = this.#setup.schema?.events;
+      if (eventSchema !== undefined) {
+        const parsed = z.safeParse(eventSchema, value);
         if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
         custom = parsed.data as Record<string, unknown>;
       }
@@ -343,7 +345,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
       event = parsed.data as { type: string; result?: unknown };
     }
-    const resultSchema = this.#setup.resultSchema;
+    const resultSchema = this.#setup.schema?.result;
     if (
       resultSchema !== undefined &&
       (type === 'task.partial-result' || type === 'task.completed') &&

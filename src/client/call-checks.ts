@@ -1,0 +1,79 @@
+/**
+ * The checks a call passes before anything is sent (docs/protocol.md, "Paths and names"): the task
+ * name, the task id, and the params (against the task's own schema when the client has one).
+ */
+import * as z from 'zod/mini';
+import { TaskwireError } from './errors.js';
+import { refusal } from './error-factories.js';
+import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
+import { jsonObjectSchema, taskIdSchema } from '../protocol/records.js';
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
+
+/** The contract's task name rule, re-checked here so a refusal names the rule. */
+export function checkTaskName(task: unknown): string {
+  if (typeof task !== 'string' || !TASK_NAME_PATTERN.test(task)) {
+    throw refusal(
+      'INVALID_TASK_NAME',
+      `The task name ${typeof task === 'string' ? `'${task.slice(0, 140)}'` : `(a ${typeof task})`} does not match ${TASK_NAME_PATTERN}.`,
+    );
+  }
+  return task;
+}
+
+/**
+ * Checks a task id (1 to 256 characters). `.` and `..` are refused too: a URL parser would read
+ * them, even encoded, as path steps and send the request to another endpoint.
+ */
+export function checkTaskId(id: unknown): string {
+  if (!taskIdSchema.safeParse(id).success || id === '.' || id === '..') {
+    throw refusal(
+      'INVALID_TASK_ID',
+      'A task id must be a string of 1 to 256 characters, and not "." or "..".',
+    );
+  }
+  return id as string;
+}
+
+/**
+ * Checks params (against `schema`, the task's params schema, when there is one) and renders the
+ * JSON body of a POST.
+ */
+export function requestBody(
+  schema: z.core.$ZodType | undefined,
+  task: string,
+  params: unknown,
+  extra: Record<string, unknown> = {},
+): string {
+  if (schema !== undefined) {
+    const parsed = z.safeParse(schema, params);
+    if (!parsed.success) {
+      throw refusal(
+        'INVALID_PARAMS',
+        `The params of '${task}' are invalid: ${describeIssues(parsed.error.issues, [], ruleOfIssue)}`,
+      );
+    }
+  } else if (!jsonObjectSchema.safeParse(params).success || Array.isArray(params)) {
+    throw refusal('INVALID_PARAMS', `The params of '${task}' must be a JSON object.`);
+  }
+  try {
+    // Params are sent as given: the schema checks them, it does not rewrite them.
+    return JSON.stringify({ params, ...extra });
+  } catch (error) {
+    throw new TaskwireError('protocol', `The params of '${task}' cannot be written as JSON.`, {
+      reason: 'INVALID_PARAMS',
+      cause: error,
+    });
+  }
+}
+
+/** A random version 4 UUID; `crypto.randomUUID` exists only in secure contexts, `getRandomValues` everywhere. */
+export function randomKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // Each 0, 1 and 8 of the template becomes a random hex digit; 8 keeps the variant bits 10xx.
+  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) =>
+    (
+      Number(digit) ^
+      ((crypto.getRandomValues(new Uint8Array(1))[0] as number) & (15 >> (Number(digit) / 4)))
+    ).toString(16),
+  );
+}
