@@ -79,6 +79,19 @@ export default tseslint.config(
     ...layers('client', 'state', 'react', 'components', 'testing', 'devtools', 'locales'),
     ...reactPackages,
   ]),
+  ...boundary('src/server/**', 'src/server (taskwire/server) reaches only src/protocol', [
+    ...layers(
+      'client',
+      'state',
+      'react',
+      'components',
+      'reference',
+      'testing',
+      'devtools',
+      'locales',
+    ),
+    ...reactPackages,
+  ]),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
     ...layers('client', 'react', 'reference', 'testing', 'devtools', 'locales'),
   ]),

@@ -20,6 +20,7 @@ const entries = {
   'reference/node/index': 'src/reference/node/index.ts',
   'reference/node/cli': 'src/reference/node/cli.ts',
   'reference/vite/index': 'src/reference/vite/index.ts',
+  'server/index': 'src/server/index.ts',
   'testing/index': 'src/testing/index.ts',
   'devtools/index': 'src/devtools/index.ts',
   'locales/de': 'src/locales/de.ts',

@@ -57,6 +57,7 @@ export default defineConfig({
             'test/client/**/*.test.ts',
             'test/state/**/*.test.ts',
             'test/reference/**/*.test.ts',
+            'test/server/**/*.test.ts',
             'test/e2e/**/*.test.ts',
             'test/docs/**/*.test.ts',
             'test/architecture/**/*.test.ts',

@@ -11,6 +11,15 @@ import { forbiddenMethodAnswer, isForbiddenMethod } from './forbidden-method.js'
 /** A Web-standard request handler, such as the reference service's `fetch`. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
+/**
+ * An object with a Web-standard `fetch` handler: the reference service, or a proxy from
+ * `taskwire/server`'s `createTaskProxy`.
+ */
+export interface FetchHandlerHolder {
+  /** Answers one request. */
+  fetch(request: Request): Response | Promise<Response>;
+}
+
 /** A `node:http` request listener, as `http.createServer` and connect middlewares take it. */
 export type NodeRequestListener = (
   incoming: IncomingMessage,
@@ -54,15 +63,20 @@ function writeErrorToConsole(error: unknown): void {
 }
 
 /**
- * Builds a `node:http` request listener that answers every request with `handler`, streaming both
- * bodies. A handler that throws is answered 500 with the `INTERNAL` error body and no stack. A
+ * Builds a `node:http` request listener (for `http.createServer`, Express or connect) that answers
+ * every request with `handler` (a `fetch` function, or an object with one, such as a proxy of
+ * `taskwire/server`), streaming both bodies. A handler that throws is answered 500 with the `INTERNAL` error body and no stack. A
  * method no Web `Request` may have (`TRACE`) is answered from the handler's answer to `OPTIONS` on
  * the same path: 405 with its `Allow`, or its own answer (404) when the path is none of its.
  */
 export function createNodeHandler(
-  handler: FetchHandler,
+  handlerOrHolder: FetchHandler | FetchHandlerHolder,
   options: NodeHandlerOptions = {},
 ): NodeRequestListener {
+  const handler: FetchHandler =
+    typeof handlerOrHolder === 'function'
+      ? handlerOrHolder
+      : (request) => handlerOrHolder.fetch(request);
   const pathPrefix = options.pathPrefix ?? '';
   const onError = options.onError ?? writeErrorToConsole;
 

@@ -9,12 +9,15 @@ import { createReferenceService } from '../index.js';
 import { answerClientErrors } from './answer-client-errors.js';
 import { createNodeHandler } from './node-handler.js';
 
-/** What the adapters need of a service: a Web `fetch` handler and a way to close it. */
+/**
+ * What the adapters need of a service: a Web `fetch` handler, and a way to close it if it has one
+ * (the reference service does; a proxy of `taskwire/server` has nothing to close).
+ */
 export interface MountableService {
   /** Answers one request. */
-  fetch(request: Request): Promise<Response>;
-  /** Stops the service: aborts running tasks and frees their timers. */
-  close(): void | Promise<void>;
+  fetch(request: Request): Response | Promise<Response>;
+  /** Stops the service: aborts running tasks and frees their timers. Optional. */
+  close?(): void | Promise<void>;
 }
 
 /** Options of {@link startReferenceServer}. */
@@ -23,7 +26,10 @@ export interface StartReferenceServerOptions {
   port?: number;
   /** The address to listen on. Defaults to `'127.0.0.1'` (loopback only). */
   host?: string;
-  /** The service to serve; closed with the server. Defaults to `createReferenceService()`. */
+  /**
+   * The service to serve (any `{ fetch }`, such as a proxy of `taskwire/server`); closed with the
+   * server when it has a `close`. Defaults to `createReferenceService()`.
+   */
   service?: MountableService;
   /** Told about a handler failure (the client sees only `INTERNAL`). Defaults to `console.error`. */
   onError?: (error: unknown) => void;
@@ -67,7 +73,7 @@ export async function startReferenceServer(
       });
     });
   } catch (error) {
-    await service.close();
+    await service.close?.();
     throw error;
   }
 
@@ -78,7 +84,7 @@ export async function startReferenceServer(
       // Open streams would keep `server.close` waiting forever: cut every connection now. Their
       // request signals abort and their response streams are cancelled by the bridge.
       server.closeAllConnections();
-      await service.close();
+      await service.close?.();
       await closed;
     })();
     return closing;

@@ -52,7 +52,7 @@ export function taskwireReference(options: TaskwireReferenceOptions = {}): Plugi
     if (mounts > 0) return;
     const service = ownService ?? suppliedService;
     ownService = undefined;
-    await service?.close();
+    await service?.close?.();
   }
 
   function mount(middlewares: Connect.Server): void {

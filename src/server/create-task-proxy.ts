@@ -1,0 +1,416 @@
+/**
+ * `createTaskProxy`: a Web-standard handler an app mounts on its own server, which forwards the
+ * protocol's five endpoints to the real service and keeps the app token (`x-app-authorization`) on
+ * the server (docs/protocol.md, "The server proxy"). Secure by default: the allow-list of tasks is
+ * required, the app token is never taken from the browser, only the protocol's headers go upstream
+ * (never cookies), redirects are never followed, and every request has a deadline and a body limit.
+ */
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import {
+  PASSED_ANSWER_HEADERS,
+  PASSED_REQUEST_HEADERS,
+  proxyError,
+  type TaskProxyErrorReason,
+} from './proxy-answers.js';
+import { matchProxyRoute, proxyMethodOf, routePath, type ProxyRoute } from './proxy-route.js';
+import { readRequestBody } from './read-request-body.js';
+import { relayBody } from './relay-body.js';
+
+/** A token, or a function called for every request that returns it (or a promise of it). */
+export type ProxyTokenSource = string | ((request: Request) => string | Promise<string>);
+
+/** Who the caller is, for the service: the user token `authorize` found for the request. */
+export interface TaskProxyAuthorization {
+  /** The user's token, sent upstream as `Authorization: Bearer <userToken>`. */
+  userToken: string;
+}
+
+/** The `fetch` the proxy asks the service with. */
+export type ProxyFetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Options of {@link createTaskProxy}. */
+export interface TaskProxyOptions {
+  /**
+   * The base URL of the real service, such as `https://tasks.example.com/v1`; the endpoints'
+   * paths are put after it.
+   */
+  target: string | URL;
+  /**
+   * The app token, sent upstream as `x-app-authorization: Bearer <clientToken>`; a function is
+   * called for every request. Whatever the browser sent in that header is dropped.
+   */
+  clientToken: ProxyTokenSource;
+  /**
+   * The allow-list, required: the task names the browser may use, or a function that says whether
+   * one may. Any other task, and a name that breaks the protocol's rule, is answered 404
+   * `TASK_NOT_FOUND` without a request to `target`.
+   */
+  tasks: readonly string[] | ((task: string) => boolean);
+  /**
+   * Finds the caller's user token, from the app's own session, say: resolves to `{ userToken }`, or
+   * to a `Response` the proxy answers with instead (a 401 of the app's own). It reads the request's
+   * headers and cookies, never its body. Defaults to forwarding the browser's own `Authorization`.
+   */
+  authorize?: (
+    request: Request,
+  ) => TaskProxyAuthorization | Response | Promise<TaskProxyAuthorization | Response>;
+  /**
+   * The path the proxy is mounted under on the app's server, such as `/api/taskwire`: the
+   * endpoints are found below it and `Location` headers are rewritten to it. Defaults to `''`.
+   */
+  basePath?: string;
+  /** Sent upstream as the `platform` header, replacing the browser's. Defaults to the browser's. */
+  platform?: string;
+  /** Sent upstream as the `x-touchpoint` header, replacing the browser's. Defaults to the browser's. */
+  touchpoint?: string;
+  /** The largest request body passed on; a larger one is 413. Defaults to `1048576` (1 MiB). */
+  maxBodyBytes?: number;
+  /**
+   * The deadline of every request but a stream, from asking the service to the end of its answer;
+   * past it, 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long a stream may wait for the service's next bytes (keep-alives count); past it, the
+   * browser's stream is broken off and the service's request aborted, so the client recovers by
+   * polling. Defaults to `45000`.
+   */
+  streamIdleTimeoutMs?: number;
+  /** The `fetch` used to reach the service. Defaults to `globalThis.fetch`. */
+  fetch?: ProxyFetch;
+  /**
+   * Told about a failure inside the proxy (`clientToken` or `authorize` threw); the browser gets
+   * only 500 `INTERNAL`. Defaults to writing the error to `console.error`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** A proxy made by {@link createTaskProxy}: one Web-standard handler for every request. */
+export interface TaskProxy {
+  /** Answers one request from the browser; never rejects. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** The default of {@link TaskProxyOptions.maxBodyBytes}: 1 MiB. */
+export const DEFAULT_PROXY_MAX_BODY_BYTES = 1024 * 1024;
+/** The default of {@link TaskProxyOptions.requestTimeoutMs}: 30 s. */
+export const DEFAULT_PROXY_REQUEST_TIMEOUT_MS = 30_000;
+/** The default of {@link TaskProxyOptions.streamIdleTimeoutMs}: 45 s, past the 15 s keep-alive. */
+export const DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS = 45_000;
+
+/** The rule of `platform` and `x-touchpoint` (docs/protocol.md, "Headers and tokens"). */
+const CLIENT_LABEL_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/** What a token may hold: visible ASCII, no spaces, so it fits a `Bearer` header as it is. */
+const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
+/** Statuses whose answers never have a body. */
+const BODILESS_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
+
+function writeErrorToConsole(error: unknown): void {
+  console.error('taskwire proxy: a request failed inside the proxy:', error);
+}
+
+function checkPositive(value: number | undefined, name: string): void {
+  if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+    throw new TypeError(`createTaskProxy: ${name} must be a positive number.`);
+  }
+}
+
+/** The service's base URL, and its path without a trailing slash (`''` at the root). */
+interface Target {
+  /** The base URL without a trailing slash, such as `https://tasks.example.com/v1`. */
+  base: string;
+  /** Its origin. */
+  origin: string;
+  /** Its path without a trailing slash. */
+  path: string;
+}
+
+/** The target without a trailing slash; throws on anything but an http(s) URL with a path. */
+function targetOf(target: string | URL): Target {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new TypeError('createTaskProxy: target must be an absolute http: or https: URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError('createTaskProxy: target must be an absolute http: or https: URL.');
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new TypeError('createTaskProxy: target must hold no query, fragment or credentials.');
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  return { base: url.origin + path, origin: url.origin, path };
+}
+
+/** `basePath` without its trailing slashes; throws when it is not a path. */
+function normalBasePath(basePath: string | undefined): string {
+  const path = (basePath ?? '').replace(/\/+$/, '');
+  if (path !== '' && (!path.startsWith('/') || /[?#\s]/.test(path))) {
+    throw new TypeError("createTaskProxy: basePath must be a path that starts with '/'.");
+  }
+  return path;
+}
+
+/** The allow-list as a predicate; throws when there is none. */
+function allowListOf(tasks: TaskProxyOptions['tasks'] | undefined): (task: string) => boolean {
+  if (typeof tasks === 'function') return tasks;
+  if (!Array.isArray(tasks)) {
+    throw new TypeError(
+      'createTaskProxy: tasks (the names the browser may use, or a function) is required.',
+    );
+  }
+  const allowed = new Set<string>(tasks);
+  return (task) => allowed.has(task);
+}
+
+function checkLabel(value: string | undefined, name: string): void {
+  if (value !== undefined && !CLIENT_LABEL_PATTERN.test(value)) {
+    throw new TypeError(`createTaskProxy: ${name} must be 1 to 64 of A-Z a-z 0-9 . _ -.`);
+  }
+}
+
+/** A token read for a request; throws (without the value) when it cannot go in a header. */
+function checkedToken(value: unknown, what: string): string {
+  if (typeof value !== 'string' || !TOKEN_PATTERN.test(value)) {
+    throw new TypeError(`taskwire proxy: ${what} is not a non-empty token of visible characters.`);
+  }
+  return value;
+}
+
+/**
+ * Maps the service's `Location` onto the proxy's own path: a location at `target` under its path
+ * becomes `basePath` and the rest; one that points anywhere else is dropped.
+ */
+function proxyLocation(location: string, target: Target, basePath: string): string | undefined {
+  let resolved: URL;
+  try {
+    resolved = new URL(location, `${target.base}/`);
+  } catch {
+    return undefined;
+  }
+  if (resolved.origin !== target.origin) return undefined;
+  if (!resolved.pathname.startsWith(`${target.path}/workflows/`)) return undefined;
+  return basePath + resolved.pathname.slice(target.path.length);
+}
+
+/** Whether `id` can be a task id of the protocol (docs/protocol.md, "Paths and names"). */
+function isTaskId(id: string): boolean {
+  return id.length <= 256 && id !== '.' && id !== '..';
+}
+
+/**
+ * Makes a proxy that forwards the protocol's five endpoints below `basePath` to `target`, adding
+ * the app token on the server (docs/protocol.md, "The server proxy"). Throws a `TypeError` for
+ * options that cannot work (no allow-list, a target that is not an http(s) URL).
+ */
+export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
+  const target = targetOf(options.target);
+  const basePath = normalBasePath(options.basePath);
+  const isAllowed = allowListOf(options.tasks);
+  if (typeof options.clientToken !== 'string' && typeof options.clientToken !== 'function') {
+    throw new TypeError('createTaskProxy: clientToken (a string or a function) is required.');
+  }
+  if (typeof options.clientToken === 'string') checkedToken(options.clientToken, 'clientToken');
+  checkLabel(options.platform, 'platform');
+  checkLabel(options.touchpoint, 'touchpoint');
+  checkPositive(options.maxBodyBytes, 'maxBodyBytes');
+  checkPositive(options.requestTimeoutMs, 'requestTimeoutMs');
+  checkPositive(options.streamIdleTimeoutMs, 'streamIdleTimeoutMs');
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_PROXY_MAX_BODY_BYTES;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_PROXY_REQUEST_TIMEOUT_MS;
+  const streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS;
+  const onError = options.onError ?? writeErrorToConsole;
+  const upstreamFetch: ProxyFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function clientTokenFor(request: Request): Promise<string> {
+    const source = options.clientToken;
+    return checkedToken(typeof source === 'string' ? source : await source(request), 'clientToken');
+  }
+
+  /** The user's `Authorization` for the service, or the answer `authorize` refused with. */
+  async function userAuthorization(request: Request): Promise<string | null | Response> {
+    if (options.authorize === undefined) return request.headers.get('authorization');
+    const outcome = await options.authorize(request);
+    if (outcome instanceof Response) return outcome;
+    const userToken = (outcome as Partial<TaskProxyAuthorization> | null | undefined)?.userToken;
+    return `Bearer ${checkedToken(userToken, 'the userToken authorize returned')}`;
+  }
+
+  /** The refusals made before the service is asked, in the order of the proxy's checks. */
+  async function answer(request: Request): Promise<Response> {
+    const route = matchProxyRoute(new URL(request.url).pathname, basePath);
+    if (route === undefined) return proxyError(404, 'NOT_FOUND', 'No endpoint at this path.');
+    const method = proxyMethodOf(route.endpoint);
+    const allow = `${method}, OPTIONS`;
+    // The proxy serves the app's own origin: a preflight learns the methods and nothing that would
+    // let another origin's page call it (docs/protocol.md, "The server proxy").
+    if (request.method === 'OPTIONS')
+      return new Response(null, { status: 204, headers: { allow } });
+    if (request.method !== method) {
+      return proxyError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
+        { allow },
+      );
+    }
+    const authorization = await userAuthorization(request);
+    if (authorization instanceof Response) return authorization;
+    if (!TASK_NAME_PATTERN.test(route.taskName) || !isAllowed(route.taskName)) {
+      // Exactly like a task the service does not have; a name that breaks the rule may be long or
+      // hold control characters, so it is not repeated.
+      const shown = TASK_NAME_PATTERN.test(route.taskName) ? `'${route.taskName}'` : 'of that name';
+      return proxyError(404, 'TASK_NOT_FOUND', `No task ${shown}.`);
+    }
+    if (route.endpoint === 'result' && !isTaskId(route.taskId)) {
+      return proxyError(404, 'RESULT_NOT_FOUND', 'No task with this id.');
+    }
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    if (method === 'POST') {
+      const reading = await readRequestBody(request, maxBodyBytes);
+      if (reading.outcome === 'too-large') {
+        return proxyError(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The body is larger than ${maxBodyBytes} bytes.`,
+        );
+      }
+      if (reading.outcome === 'unreadable') {
+        return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
+      }
+      body = reading.bytes;
+    }
+    const headers = new Headers();
+    for (const name of PASSED_REQUEST_HEADERS) {
+      const value = request.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    if (options.platform !== undefined) headers.set('platform', options.platform);
+    if (options.touchpoint !== undefined) headers.set('x-touchpoint', options.touchpoint);
+    if (authorization !== null) headers.set('authorization', authorization);
+    headers.set('x-app-authorization', `Bearer ${await clientTokenFor(request)}`);
+    return forward(request, route, method, headers, body);
+  }
+
+  /** Asks the service and relays its answer, under the request's deadline or the stream's. */
+  async function forward(
+    request: Request,
+    route: ProxyRoute,
+    method: 'GET' | 'POST',
+    headers: Headers,
+    body: Uint8Array<ArrayBuffer> | undefined,
+  ): Promise<Response> {
+    const upstream = new AbortController();
+    const isStream = route.endpoint === 'stream';
+    const timeoutMs = isStream ? streamIdleTimeoutMs : requestTimeoutMs;
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const startTimer = (): void => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        upstream.abort();
+      }, timeoutMs);
+    };
+    const stopTimer = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    };
+    // A browser that goes away takes the service's request with it (a stream's task keeps running
+    // at the service, readable with Get Result).
+    const abortUpstream = (): void => upstream.abort();
+    const release = (): void => {
+      stopTimer();
+      request.signal.removeEventListener('abort', abortUpstream);
+    };
+    if (request.signal.aborted) upstream.abort();
+    request.signal.addEventListener('abort', abortUpstream, { once: true });
+
+    const url = target.base + routePath(route);
+    startTimer();
+    let response: Response;
+    try {
+      response = await upstreamFetch(url, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        // A redirect would carry the app token and the user's to wherever it points.
+        redirect: 'manual',
+        signal: upstream.signal,
+      });
+    } catch {
+      release();
+      if (timedOut) {
+        return proxyError(
+          504,
+          'UPSTREAM_TIMEOUT',
+          `The service did not answer within ${timeoutMs} ms.`,
+        );
+      }
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      return proxyError(502, 'UPSTREAM_UNAVAILABLE', 'The service could not be reached.');
+    }
+
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      release();
+      upstream.abort();
+      await response.body?.cancel().catch(() => undefined);
+      return proxyError(
+        502,
+        'UPSTREAM_REDIRECT',
+        'The service answered with a redirect, which the proxy never follows.',
+      );
+    }
+
+    const answerHeaders = new Headers();
+    for (const name of PASSED_ANSWER_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) answerHeaders.set(name, value);
+    }
+    const location = response.headers.get('location');
+    const rewritten = location === null ? undefined : proxyLocation(location, target, basePath);
+    if (rewritten !== undefined) answerHeaders.set('location', rewritten);
+    const isEventStream = /^text\/event-stream\b/i.test(answerHeaders.get('content-type') ?? '');
+    if (isEventStream) {
+      // Neither a compressing server (Next.js) nor a buffering one in front (nginx) may hold
+      // events back.
+      answerHeaders.set('cache-control', 'no-cache, no-transform');
+      answerHeaders.set('x-accel-buffering', 'no');
+    }
+
+    if (response.body === null || BODILESS_STATUSES.has(response.status)) {
+      release();
+      await response.body?.cancel().catch(() => undefined);
+      return new Response(null, { status: response.status, headers: answerHeaders });
+    }
+    // A stream's timer measures only the waits for the service's next bytes; a request's deadline
+    // runs on to the end of its answer.
+    if (isStream) stopTimer();
+    const relayed = relayBody(response.body, {
+      beforeRead: () => {
+        if (isStream) startTimer();
+      },
+      afterRead: () => {
+        if (isStream) stopTimer();
+      },
+      finished: (cancelled) => {
+        release();
+        if (cancelled) upstream.abort();
+      },
+    });
+    return new Response(relayed, { status: response.status, headers: answerHeaders });
+  }
+
+  return {
+    async fetch(request) {
+      try {
+        return await answer(request);
+      } catch (error) {
+        onError(error);
+        return proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.');
+      }
+    },
+  };
+}
+
+export type { TaskProxyErrorReason };
