@@ -1,0 +1,286 @@
+/**
+ * The state of one `checkService` run: the resolved options, the recording `fetch`, the verdicts so
+ * far, and the requests the checks send. A check sends what it needs through `send` (a JSON answer,
+ * read whole) or `open` (a stream, left for the check to read), and records a verdict with `pass`,
+ * `fail` or `skip`; a failure names the exchange that showed it, from which its `curl` is written.
+ */
+import type { JsonObject } from '../protocol/records.js';
+import { CHECKS, type CheckId } from './check-catalogue.js';
+import type { CheckProgress, CheckResult } from './check-types.js';
+import { curlOf, Recorder, redact, type Exchange, type Secret } from './recorder.js';
+
+/** The options of a run, with every default applied. */
+export interface ResolvedOptions {
+  baseUrl: string;
+  userToken: string;
+  clientToken: string;
+  otherUserToken: string | undefined;
+  task: string;
+  params: JsonObject;
+  keepAliveTask: { task: string; params: JsonObject } | undefined;
+  origin: string;
+  pollIntervalMs: number;
+  taskTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveMs: number;
+  closeWithinMs: number;
+  signal: AbortSignal | undefined;
+  onProgress: ((progress: CheckProgress) => void) | undefined;
+}
+
+/** Whose user token a request carries: the user's, the other user's, none, or a given header value. */
+export type UserTokenChoice = 'user' | 'other' | 'none' | { header: string };
+
+/** A request a check sends. */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'OPTIONS';
+  /** The path below the base URL, such as `/workflows/echo/submit`. */
+  path: string;
+  /** Defaults to `'user'`. */
+  user?: UserTokenChoice;
+  /** Whether to send the client token. Defaults to `true`. */
+  client?: boolean;
+  /** A JSON body (sent with `Content-Type: application/json`), or raw text. */
+  body?: unknown;
+  /** More headers. */
+  headers?: Record<string, string>;
+}
+
+/** A JSON answer, read whole. */
+export interface Answer {
+  exchange: Exchange;
+  /** 0 when no answer came. */
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON; `undefined` when it is not JSON. */
+  json: unknown;
+  /** Why no answer came, when none did. */
+  error?: string;
+}
+
+/** The largest answer a check reads: 1 MiB is more than any answer of the protocol needs. */
+const MAX_ANSWER_CHARACTERS = 1024 * 1024;
+
+/** A failure's details. */
+export interface Failure {
+  expected: string;
+  observed: string;
+  /** The exchange that showed it, for the `curl` command. */
+  exchange?: Exchange;
+}
+
+/** One run of the checks. */
+export class CheckRun {
+  readonly options: ResolvedOptions;
+  readonly recorder: Recorder;
+  readonly secrets: Secret[];
+  readonly #results = new Map<CheckId, CheckResult>();
+
+  constructor(options: ResolvedOptions, send: (request: Request) => Promise<Response>) {
+    this.options = options;
+    this.recorder = new Recorder(send, options.origin);
+    this.secrets = [
+      { value: options.userToken, variable: '$TASKWIRE_USER_TOKEN' },
+      { value: options.clientToken, variable: '$TASKWIRE_CLIENT_TOKEN' },
+      ...(options.otherUserToken === undefined
+        ? []
+        : [{ value: options.otherUserToken, variable: '$TASKWIRE_OTHER_USER_TOKEN' } as const]),
+    ];
+  }
+
+  /** The full URL of `path` below the base URL. */
+  url(path: string): string {
+    return `${this.options.baseUrl}${path}`;
+  }
+
+  /** The path of an endpoint of the checked task (or of `task`). */
+  taskPath(end: string, task = this.options.task): string {
+    return `/workflows/${encodeURIComponent(task)}/${end}`;
+  }
+
+  /** The verdicts so far, in the catalogue's order. */
+  results(): CheckResult[] {
+    return CHECKS.flatMap((check) => {
+      const result = this.#results.get(check.id);
+      return result ? [result] : [];
+    });
+  }
+
+  has(id: CheckId): boolean {
+    return this.#results.has(id);
+  }
+
+  pass(id: CheckId, note?: string): void {
+    this.#record(id, { outcome: 'pass', ...(note === undefined ? {} : { note }) });
+  }
+
+  skip(id: CheckId, why: string): void {
+    this.#record(id, { outcome: 'skipped', why });
+  }
+
+  fail(id: CheckId, failure: Failure): void {
+    this.#record(id, {
+      outcome: 'fail',
+      expected: failure.expected,
+      observed: failure.observed,
+      ...(failure.exchange ? { curl: curlOf(failure.exchange.request, this.secrets) } : {}),
+    });
+  }
+
+  /** Records `failure` when there is one, else a pass. */
+  verdict(id: CheckId, failure: Failure | undefined, note?: string): void {
+    if (failure) this.fail(id, failure);
+    else this.pass(id, note);
+  }
+
+  #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule'>): void {
+    if (this.#results.has(id)) return;
+    const check = CHECKS.find((candidate) => candidate.id === id)!;
+    const result = redactResult(
+      { id, title: check.title, rule: check.rule, ...outcome },
+      this.secrets,
+    );
+    this.#results.set(id, result);
+    this.options.onProgress?.({ result, done: this.#results.size, total: CHECKS.length });
+  }
+
+  /** The Request of `spec`. */
+  request(spec: RequestSpec, signal?: AbortSignal): Request {
+    const headers = new Headers(spec.headers);
+    const user = spec.user ?? 'user';
+    if (user === 'user') headers.set('authorization', `Bearer ${this.options.userToken}`);
+    else if (user === 'other' && this.options.otherUserToken !== undefined)
+      headers.set('authorization', `Bearer ${this.options.otherUserToken}`);
+    else if (typeof user === 'object') headers.set('authorization', user.header);
+    if (spec.client !== false)
+      headers.set('x-app-authorization', `Bearer ${this.options.clientToken}`);
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    return new Request(this.url(spec.path), {
+      method: spec.method,
+      headers,
+      body,
+      signal,
+      redirect: 'manual',
+    });
+  }
+
+  /** Sends `spec` and reads its answer whole, within the request deadline; never rejects. */
+  async send(spec: RequestSpec): Promise<Answer> {
+    const signal = this.#deadline(this.options.requestTimeoutMs);
+    const { exchange, response, error } = await this.recorder.record(this.request(spec, signal));
+    let failure = error;
+    if (response !== undefined) {
+      try {
+        const text = await readText(response);
+        return {
+          exchange,
+          status: response.status,
+          headers: response.headers,
+          text,
+          json: parseJson(text),
+        };
+      } catch (readError) {
+        failure = readError;
+      }
+    }
+    return {
+      exchange,
+      status: 0,
+      headers: new Headers(),
+      text: '',
+      json: undefined,
+      error: describeError(failure, signal),
+    };
+  }
+
+  /** Sends `spec` and resolves to the answer unread (for a stream); rejects when none came. */
+  async open(spec: RequestSpec): Promise<{ exchange: Exchange; response: Response }> {
+    const controller = new AbortController();
+    const signal = this.options.signal
+      ? AbortSignal.any([this.options.signal, controller.signal])
+      : controller.signal;
+    const timer = setTimeout(
+      () => controller.abort(new Error('no answer came within the request deadline')),
+      this.options.requestTimeoutMs,
+    );
+    try {
+      const { exchange, response, error } = await this.recorder.record(this.request(spec, signal));
+      if (response === undefined)
+        throw Object.assign(new Error(describeError(error, signal)), { exchange });
+      return { exchange, response };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits `ms`, or less when the run is aborted. */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const signal = this.options.signal;
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  #deadline(ms: number): AbortSignal {
+    const timeout = AbortSignal.timeout(ms);
+    return this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+  }
+}
+
+/** `result` with every token value in its text replaced by its variable. */
+function redactResult(result: CheckResult, secrets: readonly Secret[]): CheckResult {
+  const copy: Record<string, unknown> = { ...result };
+  for (const [key, value] of Object.entries(copy)) {
+    if (typeof value === 'string') copy[key] = redact(value, secrets);
+  }
+  return copy as unknown as CheckResult;
+}
+
+async function readText(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text;
+    text += value;
+    if (text.length > MAX_ANSWER_CHARACTERS) {
+      await reader.cancel();
+      return text.slice(0, MAX_ANSWER_CHARACTERS);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeError(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'no answer within the request deadline';
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
+  return `the request failed: ${error instanceof Error ? error.message : String(error)}${code}`;
+}
+
+/** A short text of an answer for `observed`: its status and the start of its body. */
+export function describeAnswer(answer: Answer): string {
+  if (answer.status === 0) return `no answer: ${answer.error ?? 'unknown error'}`;
+  const type = answer.headers.get('content-type');
+  const body = answer.text.length > 300 ? `${answer.text.slice(0, 300)}…` : answer.text;
+  return `${answer.status}${type ? ` (${type})` : ''}${body === '' ? ', no body' : ` ${body}`}`;
+}

@@ -1,0 +1,172 @@
+/**
+ * `checkService`: the checks of CONTRACT §4.4, run against a team's own service (or its proxy)
+ * from code. The `taskwire-check` command is a thin wrapper over it.
+ */
+import { TaskwireError } from '../client/errors.js';
+import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import type { JsonObject } from '../protocol/records.js';
+import { CheckRun, describeAnswer, type Answer, type ResolvedOptions } from './check-run.js';
+import type { CheckReport, CheckServiceOptions } from './check-types.js';
+import { checkExposedHeaders, checkPreflights } from './cors-checks.js';
+import { checkExecute, checkOptions, checkUsage } from './outcome-checks.js';
+import { reasonOf } from './answer-checks.js';
+import { checkErrorBodies, checkRefusals } from './refusal-checks.js';
+import { checkKeepAlive, checkStream, checkStreamRefusal } from './stream-checks.js';
+import { checkSubmittedTask, type SeenUsage } from './task-checks.js';
+import { redact } from './recorder.js';
+
+/** The task checked when none is named: the reference service's demo task with the most to see. */
+export const DEFAULT_CHECK_TASK = 'render-video';
+/** Its params: six frames of 150 ms, about a second, with a partial result and custom events. */
+export const DEFAULT_CHECK_PARAMS: Readonly<JsonObject> = Object.freeze({
+  frames: 6,
+  frameMs: 150,
+});
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TypeError(`checkService: ${name} must be a positive number.`);
+  return value;
+}
+
+function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError('checkService: baseUrl must be an absolute http(s) URL.');
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new TypeError('checkService: baseUrl must be an http: or https: URL.');
+  if (base.username !== '' || base.password !== '')
+    throw new TypeError(
+      'checkService: baseUrl must not hold a user name or password; give tokens.',
+    );
+  for (const name of ['userToken', 'clientToken'] as const) {
+    if (typeof options[name] !== 'string' || options[name] === '')
+      throw new TypeError(`checkService: ${name} must be a non-empty string.`);
+  }
+  if (options.otherUserToken !== undefined && options.otherUserToken === '')
+    throw new TypeError('checkService: otherUserToken must be a non-empty string when given.');
+  const task = options.task ?? DEFAULT_CHECK_TASK;
+  for (const name of [task, options.keepAliveTask?.task]) {
+    if (name !== undefined && !TASK_NAME_PATTERN.test(name))
+      throw new TypeError(`checkService: '${name}' is not a task name (${TASK_NAME_PATTERN}).`);
+  }
+  const origin = options.origin ?? 'http://localhost:5173';
+  try {
+    new URL(origin);
+  } catch {
+    throw new TypeError('checkService: origin must be an origin such as https://app.example.com.');
+  }
+  return {
+    baseUrl: base.href.replace(/\/+$/, ''),
+    userToken: options.userToken,
+    clientToken: options.clientToken,
+    otherUserToken: options.otherUserToken,
+    task,
+    params: options.params ?? (options.task === undefined ? { ...DEFAULT_CHECK_PARAMS } : {}),
+    keepAliveTask: options.keepAliveTask && {
+      task: options.keepAliveTask.task,
+      params: options.keepAliveTask.params ?? {},
+    },
+    origin: new URL(origin).origin,
+    pollIntervalMs: positive(options.pollIntervalMs, 1000, 'pollIntervalMs'),
+    taskTimeoutMs: positive(options.taskTimeoutMs, 60_000, 'taskTimeoutMs'),
+    requestTimeoutMs: positive(options.requestTimeoutMs, 30_000, 'requestTimeoutMs'),
+    keepAliveMs: positive(options.keepAliveMs, 15_000, 'keepAliveMs'),
+    closeWithinMs: positive(options.closeWithinMs, 5000, 'closeWithinMs'),
+    signal: options.signal,
+    onProgress: options.onProgress,
+  };
+}
+
+/**
+ * The first request, Options for the checked task, which starts nothing: it tells whether the
+ * checks can run at all (the service answers, knows the tokens, the task and its params), and its
+ * answer is the one `options.answer` checks.
+ */
+async function probe(run: CheckRun): Promise<Answer> {
+  const answer = await run.send({
+    method: 'POST',
+    path: run.taskPath('options'),
+    body: { params: run.options.params },
+  });
+  const where = `${run.options.baseUrl}${run.taskPath('options')}`;
+  const couldNot = (code: 'network' | 'http', message: string) =>
+    new TaskwireError(code, redact(message, run.secrets), {
+      ...(answer.status === 0 ? {} : { status: answer.status }),
+      ...(reasonOf(answer) === undefined ? {} : { reason: reasonOf(answer)! }),
+    });
+  if (answer.status === 0)
+    throw couldNot(
+      'network',
+      `The service could not be reached at ${where}: ${answer.error ?? ''}.`,
+    );
+  if (answer.status === 401)
+    throw couldNot(
+      'http',
+      `The service refused the tokens given (${describeAnswer(answer)}); check the user and client tokens.`,
+    );
+  const reason = reasonOf(answer);
+  if (answer.status === 404 && reason === 'TASK_NOT_FOUND')
+    throw couldNot(
+      'http',
+      `The service has no task '${run.options.task}'; name one of its tasks (--task) and its params (--params).`,
+    );
+  if (answer.status === 422 && reason === 'INVALID_PARAMS')
+    throw couldNot(
+      'http',
+      `The service refused the params of '${run.options.task}' (${describeAnswer(answer)}); give params it accepts (--params).`,
+    );
+  return answer;
+}
+
+/**
+ * Runs every check of CONTRACT §4.4 against the service at `options.baseUrl` and resolves to their
+ * results. It starts few tasks (three, four with a keep-alive task, never more than 20) and says how
+ * many. No token's value appears in the report: `curl` commands write them as shell variables.
+ *
+ * @throws TypeError for options that cannot be used (a base URL that is not http(s), an empty
+ * token, a bad task name).
+ * @throws TaskwireError when the service cannot be checked: unreachable (`network`), or refusing
+ * the tokens, the task or its params (`http`, with its status and reason).
+ */
+export async function checkService(options: CheckServiceOptions): Promise<CheckReport> {
+  const resolved = resolveOptions(options);
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const run = new CheckRun(resolved, send);
+  const startedAt = performance.now();
+  const optionsAnswer = await probe(run);
+
+  const usages: SeenUsage[] = [];
+  const refusals: Answer[] = [];
+  // The silent task's stream takes up to three keep-alive periods: it runs beside the others.
+  const keepAlive = checkKeepAlive(run);
+  await checkRefusals(run, refusals);
+  await checkPreflights(run);
+  await checkSubmittedTask(run, usages, refusals);
+  await checkStream(run, usages);
+  await checkStreamRefusal(run, refusals);
+  await checkExecute(run, usages);
+  checkOptions(run, optionsAnswer);
+  await keepAlive;
+  checkUsage(run, usages);
+  checkErrorBodies(run, refusals);
+  checkExposedHeaders(run);
+
+  const results = run.results();
+  const count = (outcome: string) => results.filter((result) => result.outcome === outcome).length;
+  return {
+    baseUrl: resolved.baseUrl,
+    task: resolved.task,
+    params: resolved.params,
+    results,
+    passed: count('pass'),
+    failed: count('fail'),
+    skipped: count('skipped'),
+    tasksStarted: run.recorder.startedTasks.size,
+    durationMs: Math.round(performance.now() - startedAt),
+  };
+}

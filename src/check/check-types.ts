@@ -1,0 +1,121 @@
+/**
+ * The outside of `checkService` (CONTRACT §4.4): its options, and the report it resolves to.
+ */
+import type { JsonObject } from '../protocol/records.js';
+import type { CheckId } from './check-catalogue.js';
+
+/** How a check ended: `pass`, `fail`, or `skipped` (it could not be run, and says why). */
+export type CheckOutcome = 'pass' | 'fail' | 'skipped';
+
+/** The outcome of one check. */
+export interface CheckResult {
+  /** A stable id, such as `stream.keep-alive`; docs/checking-your-service.md explains each. */
+  id: CheckId;
+  /** The rule checked, as one sentence. */
+  title: string;
+  /** Where the rule is written: a link into the package's docs/protocol.md by heading. */
+  rule: string;
+  /** Whether the service kept the rule. */
+  outcome: CheckOutcome;
+  /** Why a skipped check could not be run (what to give it so that it can). */
+  why?: string;
+  /** What a passed check saw, where that helps (`no Retry-After was sent`). */
+  note?: string;
+  /** What the rule asks for, on a failure. */
+  expected?: string;
+  /** What came instead, on a failure. */
+  observed?: string;
+  /**
+   * A `curl` command that sends the request that showed the failure, its tokens written as
+   * `$TASKWIRE_USER_TOKEN`, `$TASKWIRE_CLIENT_TOKEN` and `$TASKWIRE_OTHER_USER_TOKEN`.
+   */
+  curl?: string;
+}
+
+/** What `checkService` found. */
+export interface CheckReport {
+  /** The base URL checked. */
+  baseUrl: string;
+  /** The task the checks started. */
+  task: string;
+  /** Its params. */
+  params: JsonObject;
+  /** Every check, in the catalogue's order. */
+  results: CheckResult[];
+  /** How many passed. */
+  passed: number;
+  /** How many failed. */
+  failed: number;
+  /** How many were skipped. */
+  skipped: number;
+  /** How many tasks the run started on the service (never more than 20). */
+  tasksStarted: number;
+  /** How long the run took, in milliseconds. */
+  durationMs: number;
+}
+
+/** Reported to `onProgress` as each check ends. */
+export interface CheckProgress {
+  /** The check that just ended. */
+  result: CheckResult;
+  /** How many checks have ended so far. */
+  done: number;
+  /** How many checks there are in all. */
+  total: number;
+}
+
+/** A task and its params, for the keep-alive check. */
+export interface SilentTask {
+  /** The task's name. */
+  task: string;
+  /** Its params. Defaults to `{}`. */
+  params?: JsonObject;
+}
+
+/** Options of `checkService`. */
+export interface CheckServiceOptions {
+  /** The service's base URL (or its proxy's), such as `https://tasks.example.com/api`. */
+  baseUrl: string;
+  /** A user token the service knows, sent as `Authorization: Bearer …`. */
+  userToken: string;
+  /** The app's token, sent as `x-app-authorization: Bearer …`. */
+  clientToken: string;
+  /** A second user's token, for `result.other-user`; without it that check is skipped. */
+  otherUserToken?: string;
+  /**
+   * The task the checks start (at most five times). Defaults to `render-video`, the reference
+   * service's demo task with progress, partial results, custom events and a charge.
+   */
+  task?: string;
+  /**
+   * The task's params. Defaults to `{ frames: 6, frameMs: 150 }` for the default task (about a
+   * second), else `{}`.
+   */
+  params?: JsonObject;
+  /**
+   * A task whose stream stays silent for longer than `keepAliveMs`, for `stream.keep-alive`; without
+   * it that check is skipped (no demo task of the reference service is silent for 15 s).
+   */
+  keepAliveTask?: SilentTask;
+  /** The `Origin` sent on every request, as a browser on the app's page would. Defaults to `http://localhost:5173`. */
+  origin?: string;
+  /** The `fetch` to send requests with: the global one by default, or a service's in-process `fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Called as each check ends, for a progress display. */
+  onProgress?: (progress: CheckProgress) => void;
+  /** Aborts the run. */
+  signal?: AbortSignal;
+  /** Milliseconds between two Get Result reads of a running task. Defaults to `1000`, the hooks' floor. */
+  pollIntervalMs?: number;
+  /** How long a started task may take to end, in milliseconds. Defaults to `60000`. */
+  taskTimeoutMs?: number;
+  /** The deadline of one request that is not a stream, in milliseconds. Defaults to `30000`. */
+  requestTimeoutMs?: number;
+  /**
+   * The longest silence a stream may keep, in milliseconds; a fifth more is allowed for the network.
+   * Defaults to `15000` (docs/protocol.md, "Streams").
+   */
+  keepAliveMs?: number;
+  /** How soon after its final event a stream must close, in milliseconds. Defaults to `5000`. */
+  closeWithinMs?: number;
+}

@@ -1,0 +1,90 @@
+/**
+ * The report as people and CI read it: a table of one line per check with the details of each
+ * failure, and a JUnit XML document of one test case per check.
+ */
+import type { CheckReport, CheckResult } from './check-types.js';
+
+const LABELS = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP' } as const;
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line, index) => (index === 0 ? line : `${prefix}${line}`))
+    .join('\n');
+}
+
+/** The summary line: how many passed, failed and were skipped, and how many tasks were started. */
+export function summaryOf(report: CheckReport): string {
+  return `${report.results.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped. Started ${report.tasksStarted} task${report.tasksStarted === 1 ? '' : 's'} (at most 20) in ${(report.durationMs / 1000).toFixed(1)} s.`;
+}
+
+/**
+ * The report as a table: one line per check (outcome, id, title), and under a failure its rule,
+ * what was expected, what came and the `curl` command; under a skipped check, why.
+ */
+export function formatCheckReport(report: CheckReport): string {
+  const width = Math.max(...report.results.map((result) => result.id.length));
+  const lines = [
+    `taskwire-check ${report.baseUrl}`,
+    `task ${report.task} ${JSON.stringify(report.params)}`,
+    '',
+  ];
+  for (const result of report.results) {
+    lines.push(`${LABELS[result.outcome]}  ${result.id.padEnd(width)}  ${result.title}`);
+    const pad = ' '.repeat(6 + width + 2);
+    if (result.outcome === 'skipped') lines.push(`${pad}skipped: ${result.why ?? ''}`);
+    if (result.outcome === 'fail') {
+      const detail = `${pad}          `;
+      lines.push(`${pad}rule:     ${result.rule}`);
+      lines.push(`${pad}expected: ${indent(result.expected ?? '', detail)}`);
+      lines.push(`${pad}observed: ${indent(result.observed ?? '', detail)}`);
+      if (result.curl) lines.push(`${pad}curl:     ${indent(result.curl, detail)}`);
+    }
+  }
+  lines.push('', summaryOf(report));
+  return lines.join('\n');
+}
+
+function escapeXml(text: string): string {
+  return (
+    text
+      // Characters XML 1.0 cannot hold at all.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+  );
+}
+
+function testCase(result: CheckResult): string {
+  const name = `${result.id}: ${result.title}`;
+  const classname = `taskwire-check.${result.id.split('.')[0]}`;
+  const open = `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(name)}" time="0"`;
+  if (result.outcome === 'pass') return `${open} />`;
+  if (result.outcome === 'skipped')
+    return `${open}>\n      <skipped message="${escapeXml(result.why ?? '')}" />\n    </testcase>`;
+  const body = [
+    `rule: ${result.rule}`,
+    `expected: ${result.expected ?? ''}`,
+    `observed: ${result.observed ?? ''}`,
+    ...(result.curl ? [`curl: ${result.curl}`] : []),
+  ].join('\n');
+  return `${open}>\n      <failure message="${escapeXml(result.observed ?? '')}" type="${escapeXml(result.rule)}">${escapeXml(body)}</failure>\n    </testcase>`;
+}
+
+/** The report as JUnit XML, one test case per check, for a CI's test report. */
+export function toJUnitXml(report: CheckReport): string {
+  const counts = `tests="${report.results.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${(report.durationMs / 1000).toFixed(3)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="taskwire-check" ${counts}>`,
+    `  <testsuite name="${escapeXml(`taskwire-check ${report.baseUrl}`)}" ${counts}>`,
+    ...report.results.map(testCase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,18 @@
+/**
+ * `taskwire/check`: checks a team's own task service (or the proxy in front of it) against the
+ * contract the client and the hooks rely on (docs/protocol.md), from code or with the
+ * `taskwire-check` command; docs/checking-your-service.md explains every check.
+ *
+ * @packageDocumentation
+ */
+export { checkService, DEFAULT_CHECK_PARAMS, DEFAULT_CHECK_TASK } from './check-service.js';
+export { CHECKS, type CheckId } from './check-catalogue.js';
+export type {
+  CheckOutcome,
+  CheckProgress,
+  CheckReport,
+  CheckResult,
+  CheckServiceOptions,
+  SilentTask,
+} from './check-types.js';
+export { formatCheckReport, toJUnitXml } from './format-report.js';

@@ -1,0 +1,164 @@
+/**
+ * Execute's answer (docs/protocol.md, "Execute"), Options' three rules as far as one task shows
+ * them (docs/protocol.md, "Options"), and the arithmetic of every usage the run saw
+ * (docs/protocol.md, "Usage and credits").
+ */
+import { failureSchema } from '../protocol/records.js';
+import { optionsResultSchema } from '../protocol/start-answers.js';
+import { findUsageInconsistency, usageShapeSchema } from '../protocol/usage.js';
+import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import {
+  envelopeProblem,
+  executeShapeSchema,
+  isJsonObject,
+  reasonOf,
+  shapeProblem,
+} from './answer-checks.js';
+import { recordProblem, type SeenUsage } from './task-checks.js';
+
+/** `execute.answer`: 200 with the outcome, and the same outcome from Get Result of its id. */
+export async function checkExecute(run: CheckRun, usages: SeenUsage[]): Promise<void> {
+  const answer = await run.send({
+    method: 'POST',
+    path: run.taskPath('execute'),
+    body: { params: run.options.params },
+  });
+  const expected =
+    '200 with { status: "success", response: { id, status: COMPLETED or FAILED, result, usage? } }';
+  if (answer.status === 504 && reasonOf(answer) === 'EXECUTE_TIMEOUT') {
+    run.skip(
+      'execute.answer',
+      "the task ran past Execute's 20 s limit; name a shorter task (--task)",
+    );
+    return;
+  }
+  if (answer.status !== 200) {
+    run.fail('execute.answer', {
+      expected,
+      observed: describeAnswer(answer),
+      exchange: answer.exchange,
+    });
+    return;
+  }
+  const problem = envelopeProblem(answer, executeShapeSchema);
+  if (problem) {
+    run.fail('execute.answer', { expected, observed: problem, exchange: answer.exchange });
+    return;
+  }
+  const outcome = (
+    answer.json as { response: { id: string; status: string; result: unknown; usage?: unknown } }
+  ).response;
+  if (outcome.status === 'FAILED') {
+    const failure = shapeProblem(failureSchema, outcome.result, ['response', 'result']);
+    if (failure) {
+      run.fail('execute.answer', {
+        expected: 'a FAILED outcome with the failure object as its result',
+        observed: failure,
+        exchange: answer.exchange,
+      });
+      return;
+    }
+  }
+  if (outcome.usage !== undefined)
+    usages.push({ where: 'Execute', usage: outcome.usage, exchange: answer.exchange });
+  const record = await run.send({
+    method: 'GET',
+    path: run.taskPath(`${encodeURIComponent(outcome.id)}/result`),
+  });
+  const readProblem = recordProblem(record, outcome.id);
+  const status = readProblem
+    ? undefined
+    : (record.json as { response: { status: string } }).response.status;
+  run.verdict(
+    'execute.answer',
+    readProblem || status !== outcome.status
+      ? {
+          expected: `Get Result of the executed task ${outcome.id} answers ${outcome.status}`,
+          observed: readProblem ?? `Get Result answers ${status}`,
+          exchange: record.exchange,
+        }
+      : undefined,
+    outcome.status,
+  );
+}
+
+/** `options.answer` and `options.runs-nothing`, from the Options answer the run began with. */
+export function checkOptions(run: CheckRun, answer: Answer): void {
+  const expected =
+    '200 with { status: "success", response: { monetization?: { toolId }, usageAmount?, credits? } } (or {})';
+  if (answer.status !== 200) {
+    run.fail('options.answer', {
+      expected,
+      observed: describeAnswer(answer),
+      exchange: answer.exchange,
+    });
+    run.skip('options.runs-nothing', 'needs an Options answer (see options.answer)');
+    return;
+  }
+  const problem = envelopeProblem(answer, optionsResultSchema);
+  const response = isJsonObject(answer.json) ? answer.json.response : undefined;
+  if (problem) {
+    run.fail('options.answer', { expected, observed: problem, exchange: answer.exchange });
+  } else {
+    const quote = response as {
+      monetization?: { toolId: string };
+      usageAmount?: number;
+      credits?: number;
+    };
+    const rule =
+      Object.keys(quote).length === 0
+        ? 'rule 3: {} (no monetization configured)'
+        : quote.monetization !== undefined &&
+            quote.usageAmount !== undefined &&
+            quote.credits !== undefined
+          ? `rule 1 or 2: ${quote.monetization.toolId}, ${quote.usageAmount} × for ${quote.credits} credits`
+          : 'rule 1: a preflight answer';
+    run.pass('options.answer', rule);
+  }
+  const taskId = answer.headers.get('x-task-id');
+  const looksLikeTask =
+    isJsonObject(response) &&
+    (typeof response.id === 'string' || typeof response.status === 'string');
+  run.verdict(
+    'options.runs-nothing',
+    taskId !== null || looksLikeTask
+      ? {
+          expected: 'a quote only: no task started, no x-task-id, no task record',
+          observed:
+            taskId !== null
+              ? `x-task-id: ${taskId}: Options started a task`
+              : `the answer looks like a task: ${answer.text.slice(0, 200)}`,
+          exchange: answer.exchange,
+        }
+      : undefined,
+  );
+}
+
+/** `usage.arithmetic`: every usage seen adds up (docs/protocol.md, "Usage and credits"). */
+export function checkUsage(run: CheckRun, usages: readonly SeenUsage[]): void {
+  if (usages.length === 0) {
+    run.skip(
+      'usage.arithmetic',
+      'no answer carried a usage; name a task that charges credits (--task) to check the sums',
+    );
+    return;
+  }
+  for (const seen of usages) {
+    const problem =
+      shapeProblem(usageShapeSchema, seen.usage, ['usage']) ??
+      findUsageInconsistency(seen.usage as Parameters<typeof findUsageInconsistency>[0]);
+    if (problem) {
+      run.fail('usage.arithmetic', {
+        expected:
+          'each entry credits = price × amount; usage.credits = the sum over the entries that did not fail',
+        observed: `${seen.where}: ${problem}`,
+        exchange: seen.exchange,
+      });
+      return;
+    }
+  }
+  run.pass(
+    'usage.arithmetic',
+    `${usages.length} usages: ${usages.map((seen) => seen.where).join(', ')}`,
+  );
+}

@@ -1,0 +1,383 @@
+/**
+ * The stream, read raw since its wire is what is checked (docs/protocol.md, "Streams"): the answer's
+ * headers, `x-task-id` and the record it names, the framing of every message, the custom events'
+ * ids against Get Result's list, the final event and the close, the keep-alives of a silent task,
+ * and a refusal before the start answered as JSON.
+ */
+import {
+  idOf,
+  typeOf,
+  dataOf,
+  captureEventStream,
+  type CapturedStream,
+} from './capture-event-stream.js';
+import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
+import {
+  failedEventSchema,
+  partialResultEventSchema,
+  progressEventSchema,
+} from '../protocol/stream-event-schemas.js';
+import { jsonObjectSchema } from '../protocol/records.js';
+import { usageShapeSchema } from '../protocol/usage.js';
+import * as z from 'zod/mini';
+import { recordProblem, type SeenUsage } from './task-checks.js';
+import { UNKNOWN_TASK } from './refusal-checks.js';
+import type { Exchange } from './recorder.js';
+
+/** `task.completed`, its usage's sums left to `usage.arithmetic`. */
+const completedShapeSchema = z.object({
+  type: z.literal('task.completed'),
+  result: z.nullable(jsonObjectSchema),
+  usage: z.optional(usageShapeSchema),
+});
+
+const KNOWN_EVENTS: Record<string, z.ZodMiniType> = {
+  'task.progress': progressEventSchema,
+  'task.partial-result': partialResultEventSchema,
+  'task.completed': completedShapeSchema,
+  'task.failed': failedEventSchema,
+};
+
+/** A fifth more than the keep-alive period, for the network and the service's timers. */
+const KEEP_ALIVE_GRACE = 1.2;
+
+const STREAM_CHECKS = [
+  'stream.task-id',
+  'stream.framing',
+  'stream.event-ids',
+  'stream.final-event',
+] as const;
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/** The stream checks of the checked task (all but the keep-alive). */
+export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<void> {
+  const spec = {
+    method: 'POST',
+    path: run.taskPath('stream'),
+    body: { params: run.options.params },
+  } as const;
+  let opened: { exchange: Exchange; response: Response };
+  try {
+    opened = await run.open(spec);
+  } catch (error) {
+    run.fail('stream.headers', {
+      expected: '200 text/event-stream',
+      observed: `no answer: ${error instanceof Error ? error.message : String(error)}`,
+      ...(run.recorder.latest('POST', '/stream')
+        ? { exchange: run.recorder.latest('POST', '/stream')! }
+        : {}),
+    });
+    for (const check of STREAM_CHECKS) run.skip(check, 'needs a stream (see stream.headers)');
+    return;
+  }
+  const { exchange, response } = opened;
+  const type = response.headers.get('content-type') ?? '';
+  const cache = response.headers.get('cache-control') ?? '';
+  if (response.status !== 200 || response.body === null) {
+    const text = await response.text().catch(() => '');
+    run.fail('stream.headers', {
+      expected: '200 text/event-stream',
+      observed: `${response.status}${type ? ` (${type})` : ''} ${text.slice(0, 300)}`,
+      exchange,
+    });
+    for (const check of STREAM_CHECKS) run.skip(check, 'needs a stream (see stream.headers)');
+    return;
+  }
+  const mediaType = type.split(';')[0]!.trim().toLowerCase();
+  const charset = /;\s*charset=("?)([^";]+)\1/i.exec(type)?.[2];
+  run.verdict(
+    'stream.headers',
+    mediaType !== 'text/event-stream' || (charset !== undefined && !/^utf-?8$/i.test(charset))
+      ? {
+          expected: 'Content-Type: text/event-stream; charset=utf-8',
+          observed: `Content-Type: ${type || '(none)'}`,
+          exchange,
+        }
+      : !/no-cache|no-store/i.test(cache)
+        ? {
+            expected: 'Cache-Control: no-cache (so no proxy holds the events back)',
+            observed: `Cache-Control: ${cache || '(none)'}`,
+            exchange,
+          }
+        : undefined,
+  );
+
+  const captured = await captureEventStream(response.body, {
+    closeWithinMs: run.options.closeWithinMs,
+    maxDurationMs: run.options.taskTimeoutMs,
+    ...(run.options.signal ? { signal: run.options.signal } : {}),
+  });
+  checkFraming(run, captured, exchange);
+  checkFinalEvent(run, captured, exchange);
+  for (const message of captured.messages) {
+    if (typeOf(message) !== 'task.completed') continue;
+    try {
+      const event = JSON.parse(dataOf(message)!) as { usage?: unknown };
+      if (event.usage !== undefined)
+        usages.push({ where: "the stream's task.completed", usage: event.usage, exchange });
+    } catch {
+      // Not JSON: stream.framing says so.
+    }
+  }
+
+  // x-task-id, and the record it names, read once the stream has ended.
+  const taskId = response.headers.get('x-task-id');
+  if (taskId === null || taskId.length < 1 || taskId.length > 256) {
+    run.fail('stream.task-id', {
+      expected: 'x-task-id: <the task id>, so a client that loses the stream can read the outcome',
+      observed: taskId === null ? 'no x-task-id header' : `x-task-id: ${taskId}`,
+      exchange,
+    });
+    run.skip('stream.event-ids', "needs the task's id (see stream.task-id)");
+    return;
+  }
+  const record = await run.send({
+    method: 'GET',
+    path: run.taskPath(`${encodeURIComponent(taskId)}/result`),
+  });
+  const problem = recordProblem(record, taskId);
+  run.verdict(
+    'stream.task-id',
+    problem
+      ? {
+          expected: `Get Result of x-task-id ${taskId} answers that task's record`,
+          observed: problem,
+          exchange: record.exchange,
+        }
+      : undefined,
+  );
+  if (problem) {
+    run.skip('stream.event-ids', "needs the task's record (see stream.task-id)");
+    return;
+  }
+  const usage = (record.json as { response: { usage?: unknown } }).response.usage;
+  if (usage !== undefined)
+    usages.push({ where: 'Get Result of the streamed task', usage, exchange: record.exchange });
+  checkEventIds(run, captured, record, exchange);
+}
+
+function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
+  const fail = (observed: string) =>
+    run.fail('stream.framing', {
+      expected:
+        'each message one data: line holding a JSON event object, then a blank line; an id: line only on event.* messages',
+      observed,
+      exchange,
+    });
+  if (captured.messages.length === 0) {
+    fail(`no message at all (the body ${captured.end === 'closed' ? 'closed' : 'was given up'})`);
+    return;
+  }
+  for (const [index, message] of captured.messages.entries()) {
+    const where = `message ${index + 1}`;
+    const names = message.fields.map(([name]) => name);
+    const other = names.find((name) => name !== 'data' && name !== 'id');
+    if (other !== undefined)
+      return fail(`${where} has a field '${other}:' (only data: and id: are sent)`);
+    const dataLines = names.filter((name) => name === 'data').length;
+    if (dataLines !== 1) return fail(`${where} has ${dataLines} data: lines`);
+    const data = dataOf(message)!;
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      return fail(`${where}'s data is not JSON: ${data.slice(0, 120)}`);
+    }
+    if (!isJsonObject(event))
+      return fail(`${where}'s data is not a JSON object: ${data.slice(0, 120)}`);
+    const type = event.type;
+    if (typeof type !== 'string') return fail(`${where} has no string type: ${data.slice(0, 120)}`);
+    if (!type.startsWith('task.') && !type.startsWith('event.'))
+      return fail(`${where} has the type '${type}', neither task.* nor event.*`);
+    const schema = KNOWN_EVENTS[type];
+    const problem = schema ? shapeProblem(schema, event) : undefined;
+    if (problem) return fail(`${where} (${type}): ${problem}`);
+    if (!type.startsWith('event.') && idOf(message) !== undefined)
+      return fail(`${where} (${type}) has an id: line; only custom events carry one`);
+  }
+  if (captured.unterminated)
+    return fail('the body ended inside a message (no blank line after it)');
+  run.pass('stream.framing', `${captured.messages.length} messages`);
+}
+
+function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
+  const types = captured.messages.map(typeOf);
+  const finalIndex = types.findIndex((type) => type === 'task.completed' || type === 'task.failed');
+  const expected =
+    'task.completed or task.failed as the last message, then the server closes the stream';
+  if (finalIndex < 0) {
+    run.fail('stream.final-event', {
+      expected,
+      observed:
+        captured.end === 'time-limit'
+          ? `no final event within ${seconds(run.options.taskTimeoutMs)}`
+          : `the body ${captured.end === 'broke' ? 'broke off' : 'closed'} after ${captured.messages.length} messages without a final event`,
+      exchange,
+    });
+    return;
+  }
+  if (finalIndex < captured.messages.length - 1) {
+    run.fail('stream.final-event', {
+      expected,
+      observed: `${captured.messages.length - finalIndex - 1} message(s) after ${types[finalIndex]}, the first of type ${types[finalIndex + 1] ?? 'unknown'}`,
+      exchange,
+    });
+    return;
+  }
+  if (captured.end !== 'closed') {
+    run.fail('stream.final-event', {
+      expected,
+      observed:
+        captured.end === 'broke'
+          ? `the body broke off after ${types[finalIndex]} instead of closing`
+          : `the stream was still open ${seconds(run.options.closeWithinMs)} after ${types[finalIndex]}`,
+      exchange,
+    });
+    return;
+  }
+  run.pass(
+    'stream.final-event',
+    `${types[finalIndex]}, closed ${Math.round(captured.endedAt - (captured.finalAt ?? captured.endedAt))} ms later`,
+  );
+}
+
+function checkEventIds(
+  run: CheckRun,
+  captured: CapturedStream,
+  record: Answer,
+  exchange: Exchange,
+): void {
+  const streamed = captured.messages
+    .filter((message) => typeOf(message)?.startsWith('event.'))
+    .map((message) => ({ type: typeOf(message)!, id: idOf(message) }));
+  if (streamed.length === 0) {
+    run.skip(
+      'stream.event-ids',
+      'the task sent no custom event.* message; name a task that emits one (--task)',
+    );
+    return;
+  }
+  const missing = streamed.findIndex((event) => event.id === undefined || event.id === '');
+  if (missing >= 0) {
+    run.fail('stream.event-ids', {
+      expected: 'an id: line on every event.* message, the id Get Result lists for it',
+      observed: `the ${streamed[missing]!.type} message (custom event ${missing + 1}) has no id: line`,
+      exchange,
+    });
+    return;
+  }
+  const listed = (record.json as { response: { events: Array<{ type: string; id: string }> } })
+    .response.events;
+  const shown = (events: ReadonlyArray<{ type: string; id?: string | undefined }>) =>
+    events.map((event) => `${event.type} ${event.id ?? '(no id)'}`).join(', ');
+  for (let index = 0; index < Math.max(streamed.length, listed.length); index += 1) {
+    const a = streamed[index];
+    const b = listed[index];
+    if (a?.type !== b?.type || a?.id !== b?.id) {
+      run.fail('stream.event-ids', {
+        expected: `Get Result's events, in order, equal the stream's: ${shown(streamed).slice(0, 400)}`,
+        observed: `event ${index + 1}: the stream sent ${a ? `${a.type} ${a.id}` : 'nothing'}, Get Result lists ${b ? `${b.type} ${b.id}` : 'nothing'}`,
+        exchange: record.exchange,
+      });
+      return;
+    }
+  }
+  run.pass('stream.event-ids', `${streamed.length} custom events`);
+}
+
+/** `stream.keep-alive`: a task silent for longer than the keep-alive period gets comments in between. */
+export async function checkKeepAlive(run: CheckRun): Promise<void> {
+  const silent = run.options.keepAliveTask;
+  const limit = run.options.keepAliveMs;
+  if (silent === undefined) {
+    run.skip(
+      'stream.keep-alive',
+      `needs a task whose stream stays silent for more than ${seconds(limit)} (--keep-alive-task)`,
+    );
+    return;
+  }
+  let opened: { exchange: Exchange; response: Response };
+  try {
+    opened = await run.open({
+      method: 'POST',
+      path: run.taskPath('stream', silent.task),
+      body: { params: silent.params },
+    });
+  } catch (error) {
+    run.fail('stream.keep-alive', {
+      expected: `a stream of ${silent.task}`,
+      observed: `no answer: ${error instanceof Error ? error.message : String(error)}`,
+    });
+    return;
+  }
+  const { exchange, response } = opened;
+  if (response.status !== 200 || response.body === null) {
+    const text = await response.text().catch(() => '');
+    run.fail('stream.keep-alive', {
+      expected: `200, a stream of ${silent.task}`,
+      observed: `${response.status} ${text.slice(0, 300)}`,
+      exchange,
+    });
+    return;
+  }
+  // Three periods at most: a client counts that long a silence as a broken stream.
+  const captured = await captureEventStream(response.body, {
+    closeWithinMs: run.options.closeWithinMs,
+    maxDurationMs: 3 * limit,
+    ...(run.options.signal ? { signal: run.options.signal } : {}),
+  });
+  const times = [captured.openedAt, ...captured.chunkTimes];
+  if (captured.end === 'time-limit' || captured.end === 'closed') times.push(captured.endedAt);
+  let longest = 0;
+  for (let index = 1; index < times.length; index += 1)
+    longest = Math.max(longest, times[index]! - times[index - 1]!);
+  if (longest > limit * KEEP_ALIVE_GRACE) {
+    run.fail('stream.keep-alive', {
+      expected: `a comment line (: keep-alive) at least every ${seconds(limit)} of silence`,
+      observed: `${seconds(longest)} without a byte (${captured.comments.length} comment lines in all)`,
+      exchange,
+    });
+  } else if (captured.comments.length === 0) {
+    run.skip(
+      'stream.keep-alive',
+      `the stream of ${silent.task} was never silent long enough to need a keep-alive (longest silence ${seconds(longest)}); name a task silent for more than ${seconds(limit)}`,
+    );
+  } else {
+    run.pass(
+      'stream.keep-alive',
+      `${captured.comments.length} comment lines; longest silence ${seconds(longest)}`,
+    );
+  }
+}
+
+/** `stream.refusal-json`: an unknown task and a body without a params object get JSON, not a stream. */
+export async function checkStreamRefusal(run: CheckRun, refusals: Answer[]): Promise<void> {
+  const answers = [
+    await run.send({
+      method: 'POST',
+      path: run.taskPath('stream', UNKNOWN_TASK),
+      body: { params: {} },
+    }),
+    await run.send({ method: 'POST', path: run.taskPath('stream'), body: { params: 'none' } }),
+  ];
+  refusals.push(...answers.filter((answer) => answer.status >= 400));
+  for (const answer of answers) {
+    if (answer.status < 400 || !isJsonAnswer(answer) || reasonOf(answer) === undefined) {
+      run.fail('stream.refusal-json', {
+        expected:
+          'a refusal before the task starts: 4xx with the JSON error body, never an event stream',
+        observed: describeAnswer(answer),
+        exchange: answer.exchange,
+      });
+      return;
+    }
+  }
+  run.pass(
+    'stream.refusal-json',
+    answers.map((answer) => `${answer.status} ${reasonOf(answer)}`).join(', '),
+  );
+}

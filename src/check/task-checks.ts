@@ -1,0 +1,401 @@
+/**
+ * The submitted task: Submit's answer and `Location` (docs/protocol.md, "Submit"), idempotency
+ * (docs/protocol.md, "Idempotency"), the records Get Result answers while it runs and once it ended,
+ * their `Retry-After` (docs/protocol.md, "Records", "Get Result"), and another user's view of it
+ * (docs/protocol.md, "Headers and tokens").
+ *
+ * Submit goes through taskwire's own client, as the hooks send it: the repeat with the same
+ * `Idempotency-Key` is what the client does after a lost answer. Get Result is read raw, since its
+ * headers are what is checked.
+ */
+import { createTaskClient } from '../client/create-task-client.js';
+import { TaskwireError } from '../client/errors.js';
+import { failureSchema, type TaskStatus } from '../protocol/records.js';
+import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import {
+  envelopeProblem,
+  isJsonObject,
+  recordShapeSchema,
+  reasonOf,
+  shapeProblem,
+} from './answer-checks.js';
+import { madeUpId } from './refusal-checks.js';
+import type { Exchange } from './recorder.js';
+
+/** A usage seen in an answer, for `usage.arithmetic`. */
+export interface SeenUsage {
+  where: string;
+  usage: unknown;
+  exchange: Exchange;
+}
+
+/** The most a `Retry-After` may say before it reads as milliseconds: 5 minutes, the client's clamp. */
+const MAX_RETRY_AFTER_SECONDS = 300;
+
+const ORDER: Record<TaskStatus, number> = {
+  ACCEPTED: 0,
+  IN_PROGRESS: 1,
+  COMPLETED: 2,
+  FAILED: 2,
+};
+
+export function isTerminal(status: unknown): boolean {
+  return status === 'COMPLETED' || status === 'FAILED';
+}
+
+/** What is wrong with a Get Result answer for `id`; undefined when nothing. */
+export function recordProblem(answer: Answer, id: string): string | undefined {
+  if (answer.status !== 200) return `the answer is ${describeAnswer(answer)}`;
+  const problem = envelopeProblem(answer, recordShapeSchema);
+  if (problem) return problem;
+  const record = (answer.json as { response: { id: string; status: string; result: unknown } })
+    .response;
+  if (record.id !== id) return `response.id is ${JSON.stringify(record.id)}, not the id asked for`;
+  if (record.status === 'FAILED') {
+    const failure = shapeProblem(failureSchema, record.result, ['response', 'result']);
+    if (failure) return `a FAILED record's result is not the failure object: ${failure}`;
+  }
+  return undefined;
+}
+
+/** The record of a Get Result answer (call after `recordProblem` found nothing). */
+function recordOf(answer: Answer): { status: TaskStatus; result: unknown; usage?: unknown } {
+  return (answer.json as { response: { status: TaskStatus; result: unknown; usage?: unknown } })
+    .response;
+}
+
+/** Submit, idempotency, Get Result and the other user; resolves to the task's id, if one started. */
+export async function checkSubmittedTask(
+  run: CheckRun,
+  usages: SeenUsage[],
+  refusals: Answer[],
+): Promise<string | undefined> {
+  const { task, params } = run.options;
+  const client = createTaskClient({
+    baseUrl: run.options.baseUrl,
+    userToken: run.options.userToken,
+    clientToken: run.options.clientToken,
+    fetch: run.recorder.fetch,
+    requestTimeoutMs: run.options.requestTimeoutMs,
+  });
+  const key = `taskwire-check-${madeUpId()}`;
+
+  // Submit -------------------------------------------------------------------------------------
+  let id: string | undefined;
+  let submitError: unknown;
+  try {
+    id = (await client.submit(task, params, { idempotencyKey: key })).id;
+  } catch (error) {
+    submitError = error;
+  }
+  const submit = run.recorder.latest('POST', '/submit');
+  if (id === undefined || submit === undefined) {
+    run.fail('submit.answer', {
+      expected: '202 with { status: "success", response: { id, status: "ACCEPTED" } }',
+      observed: `${submit?.status ?? 'no answer'}: ${errorText(submitError)}`,
+      ...(submit ? { exchange: submit } : {}),
+    });
+    const why = 'needs the task Submit should have started (see submit.answer)';
+    for (const check of [
+      'submit.location',
+      'idempotency.same-key',
+      'idempotency.other-body',
+      'result.record',
+      'result.states',
+      'result.retry-after',
+      'result.other-user',
+    ] as const)
+      run.skip(check, why);
+    return undefined;
+  }
+  run.verdict(
+    'submit.answer',
+    submit.status === 202
+      ? undefined
+      : {
+          expected: '202 Accepted (the task has only been accepted)',
+          observed: `${submit.status}`,
+          exchange: submit,
+        },
+  );
+  checkLocation(run, submit, id);
+
+  // Idempotency --------------------------------------------------------------------------------
+  try {
+    const again = await client.submit(task, params, { idempotencyKey: key });
+    const exchange = run.recorder.latest('POST', '/submit')!;
+    run.verdict(
+      'idempotency.same-key',
+      again.id === id
+        ? undefined
+        : {
+            expected: `the first answer again: id ${id}`,
+            observed: `a new id ${again.id}: a second task, charged again`,
+            exchange,
+          },
+    );
+  } catch (error) {
+    run.fail('idempotency.same-key', {
+      expected: `202 with the first answer again: id ${id}`,
+      observed: errorText(error),
+      ...exchangeOf(run.recorder.latest('POST', '/submit')),
+    });
+  }
+  try {
+    const other = await client.submit(task, params, {
+      idempotencyKey: key,
+      notification: { enabled: false, data: { title: 'taskwire-check: another body' } },
+    });
+    run.fail('idempotency.other-body', {
+      expected: '422 IDEMPOTENCY_KEY_REUSED',
+      observed:
+        other.id === id
+          ? `the first answer again (id ${id}): the other body was not compared`
+          : `202 with a new id ${other.id}: the key was not honoured`,
+      ...exchangeOf(run.recorder.latest('POST', '/submit')),
+    });
+  } catch (error) {
+    const ok =
+      TaskwireError.isInstance(error) &&
+      error.status === 422 &&
+      error.reason === 'IDEMPOTENCY_KEY_REUSED';
+    run.verdict(
+      'idempotency.other-body',
+      ok
+        ? undefined
+        : {
+            expected: '422 IDEMPOTENCY_KEY_REUSED',
+            observed: errorText(error),
+            ...exchangeOf(run.recorder.latest('POST', '/submit')),
+          },
+    );
+  }
+
+  // Get Result while it runs, then once more after it ended ------------------------------------
+  const path = run.taskPath(`${encodeURIComponent(id)}/result`);
+  const answers: Answer[] = [];
+  const deadline = performance.now() + run.options.taskTimeoutMs;
+  let shapeFailure: { problem: string; answer: Answer } | undefined;
+  for (;;) {
+    const answer = await run.send({ method: 'GET', path });
+    answers.push(answer);
+    const problem = recordProblem(answer, id);
+    if (problem) {
+      shapeFailure = { problem, answer };
+      break;
+    }
+    if (isTerminal(recordOf(answer).status)) break;
+    if (performance.now() > deadline || run.options.signal?.aborted) break;
+    await run.wait(run.options.pollIntervalMs);
+  }
+  if (shapeFailure) {
+    run.fail('result.record', {
+      expected: '200 with { status: "success", response: <task record> }',
+      observed: shapeFailure.problem,
+      exchange: shapeFailure.answer.exchange,
+    });
+    run.skip('result.states', 'needs readable records (see result.record)');
+    checkRetryAfter(run, answers);
+  } else {
+    const last = answers.at(-1)!;
+    if (isTerminal(recordOf(last).status)) {
+      const again = await run.send({ method: 'GET', path });
+      answers.push(again);
+      const problem = recordProblem(again, id);
+      run.verdict(
+        'result.record',
+        problem
+          ? {
+              expected: '200 with { status: "success", response: <task record> }',
+              observed: problem,
+              exchange: again.exchange,
+            }
+          : undefined,
+        `${answers.length} records read`,
+      );
+      if (!problem) {
+        const record = recordOf(again);
+        if (record.usage !== undefined)
+          usages.push({ where: 'Get Result', usage: record.usage, exchange: again.exchange });
+      }
+    } else {
+      run.pass('result.record', `${answers.length} records read`);
+    }
+    checkStates(
+      run,
+      answers.filter((answer) => recordProblem(answer, id) === undefined),
+    );
+    checkRetryAfter(run, answers);
+  }
+
+  await checkOtherUser(run, id, refusals);
+  return id;
+}
+
+function checkLocation(run: CheckRun, submit: Exchange, id: string): void {
+  const location = submit.headers?.get('location');
+  const wanted = new URL(run.url(run.taskPath(`${encodeURIComponent(id)}/result`)));
+  if (location === null || location === undefined) {
+    run.fail('submit.location', {
+      expected: `Location: ${wanted.pathname}`,
+      observed: 'no Location header',
+      exchange: submit,
+    });
+    return;
+  }
+  let resolved: URL | undefined;
+  try {
+    resolved = new URL(location, submit.request.url);
+  } catch {
+    resolved = undefined;
+  }
+  run.verdict(
+    'submit.location',
+    resolved !== undefined &&
+      resolved.origin === wanted.origin &&
+      resolved.pathname === wanted.pathname
+      ? undefined
+      : {
+          expected: `Location: ${wanted.pathname} (the task's Get Result, below the base URL)`,
+          observed: `Location: ${location}`,
+          exchange: submit,
+        },
+  );
+}
+
+/** `result.states`: the statuses read go forward only, end terminal, and stay there. */
+function checkStates(run: CheckRun, answers: readonly Answer[]): void {
+  const statuses = answers.map((answer) => recordOf(answer).status);
+  const seen = statuses.join(' → ');
+  for (let index = 1; index < answers.length; index += 1) {
+    const before = statuses[index - 1]!;
+    const now = statuses[index]!;
+    const backwards = ORDER[now] < ORDER[before] || (isTerminal(before) && now !== before);
+    if (backwards) {
+      run.fail('result.states', {
+        expected:
+          'ACCEPTED → IN_PROGRESS → COMPLETED or FAILED, never back; a terminal task never changes',
+        observed: `${before} then ${now} (${seen})`,
+        exchange: answers[index]!.exchange,
+      });
+      return;
+    }
+  }
+  const last = answers.at(-1);
+  if (last === undefined || !isTerminal(recordOf(last).status)) {
+    run.fail('result.states', {
+      expected: `COMPLETED or FAILED within ${run.options.taskTimeoutMs / 1000} s`,
+      observed: `still ${statuses.at(-1) ?? 'unread'} (${seen})`,
+      ...(last ? { exchange: last.exchange } : {}),
+    });
+    return;
+  }
+  const first = answers.find((answer) => isTerminal(recordOf(answer).status))!;
+  if (JSON.stringify(recordOf(first).result) !== JSON.stringify(recordOf(last).result)) {
+    run.fail('result.states', {
+      expected: 'a terminal record that never changes',
+      observed: `the result changed after ${recordOf(first).status}: ${JSON.stringify(recordOf(last).result)}`,
+      exchange: last.exchange,
+    });
+    return;
+  }
+  run.pass('result.states', seen);
+}
+
+/** `result.retry-after`: every hint on a running task's record is whole seconds, 1 to 300. */
+function checkRetryAfter(run: CheckRun, answers: readonly Answer[]): void {
+  const running = answers.filter((answer) => {
+    const json = answer.json;
+    return (
+      answer.status === 200 &&
+      isJsonObject(json) &&
+      isJsonObject(json.response) &&
+      !isTerminal(json.response.status)
+    );
+  });
+  if (running.length === 0) {
+    run.skip(
+      'result.retry-after',
+      'the task had ended by the first read; name a task that runs for a few seconds',
+    );
+    return;
+  }
+  const hints: string[] = [];
+  for (const answer of running) {
+    const value = answer.headers.get('retry-after');
+    if (value === null) continue;
+    hints.push(value);
+    const whole = /^\d+$/.test(value.trim());
+    const seconds = Number(value.trim());
+    if (!whole || seconds < 1 || seconds > MAX_RETRY_AFTER_SECONDS) {
+      run.fail('result.retry-after', {
+        expected: `Retry-After in whole seconds, 1 to ${MAX_RETRY_AFTER_SECONDS}`,
+        observed: `Retry-After: ${value}${whole && seconds > MAX_RETRY_AFTER_SECONDS ? ' (milliseconds?)' : ''} on a ${String((answer.json as { response: { status: unknown } }).response.status)} record`,
+        exchange: answer.exchange,
+      });
+      return;
+    }
+  }
+  run.pass(
+    'result.retry-after',
+    hints.length === 0
+      ? `no Retry-After on ${running.length} running records (allowed)`
+      : `Retry-After: ${[...new Set(hints)].join(', ')}`,
+  );
+}
+
+/** `result.other-user`: the other user's read of the task is the answer to an id that never existed. */
+async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Promise<void> {
+  if (run.options.otherUserToken === undefined) {
+    run.skip('result.other-user', "needs a second user's token (--other-user-token)");
+    return;
+  }
+  const unknownId = madeUpId();
+  const theirs = await run.send({
+    method: 'GET',
+    path: run.taskPath(`${encodeURIComponent(id)}/result`),
+    user: 'other',
+  });
+  const unknown = await run.send({
+    method: 'GET',
+    path: run.taskPath(`${encodeURIComponent(unknownId)}/result`),
+    user: 'other',
+  });
+  if (theirs.status >= 400) refusals.push(theirs);
+  // Status, reason and message, the id taken out of the message: what tells the two apart.
+  const shape = (answer: Answer, answerId: string) => {
+    const json = answer.json;
+    const message = isJsonObject(json) && typeof json.message === 'string' ? json.message : '';
+    return `${answer.status} ${reasonOf(answer) ?? ''} ${message.split(answerId).join('<ID>')}`;
+  };
+  const same = shape(theirs, id) === shape(unknown, unknownId);
+  run.verdict(
+    'result.other-user',
+    theirs.status === 200
+      ? {
+          expected: `the answer to an id that never existed: ${describeAnswer(unknown)}`,
+          observed: "200: the other user reads this user's task",
+          exchange: theirs.exchange,
+        }
+      : same
+        ? undefined
+        : {
+            expected: `the answer to an id that never existed: ${describeAnswer(unknown)}`,
+            observed: describeAnswer(theirs),
+            exchange: theirs.exchange,
+          },
+  );
+}
+
+function exchangeOf(exchange: Exchange | undefined): { exchange?: Exchange } {
+  return exchange ? { exchange } : {};
+}
+
+export function errorText(error: unknown): string {
+  if (TaskwireError.isInstance(error)) {
+    const status = error.status === undefined ? '' : `${error.status} `;
+    const reason = error.reason === undefined ? '' : `${error.reason}: `;
+    return `${status}${reason}${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
