@@ -1,0 +1,309 @@
+/* global window, document, MutationObserver -- in page callbacks, which run in the browser */
+/* global URL, performance -- Node globals */
+// The Next.js consumer test's browser checks. Each opens its page in a fresh browser context (an
+// empty journal), finds what it needs by role and accessible name (the stream's status by its id:
+// the hook's own word for it), and gathers every failure before it throws, so one run says all
+// that is wrong.
+import { waitFor, waitForEnd, WAIT_MS, watchPage } from '../consumer/page-checks.mjs';
+import { PAGE, STREAM_COUNT } from './next-app.mjs';
+
+/** The bar's percentage at which the page is reloaded: well inside the render. */
+const RELOAD_AT_PERCENT = 20;
+/** How soon a price quote must answer while the renders run (issue 21). */
+const QUOTE_WITHIN_MS = 2_000;
+
+/**
+ * Runs in the page before its scripts, on every load: notes each word `#stream-status` shows,
+ * from the server's HTML on, and `[hydrated]` when the app's providers have hydrated.
+ */
+function noteStreamStatuses() {
+  const seen = [];
+  window.taskwireStatuses = seen;
+  let hydrated = false;
+  // Records in the order the page made them: hydration is seen before or after a status change.
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.attributeName === 'data-hydrated') {
+        if (!hydrated) seen.push('[hydrated]');
+        hydrated = true;
+      } else {
+        const text = document.getElementById('stream-status')?.textContent ?? null;
+        if (text !== null && seen.filter((word) => word !== '[hydrated]').at(-1) !== text)
+          seen.push(text);
+      }
+    }
+  }).observe(document, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ['data-hydrated'],
+  });
+}
+
+/** Is `request` a POST that starts a render (Stream or Submit) on the service under `base`? */
+function startsRender(request, base) {
+  const { pathname } = new URL(request.url());
+  return (
+    request.method() === 'POST' &&
+    (pathname === `${base}/workflows/render-video/stream` ||
+      pathname === `${base}/workflows/render-video/submit`)
+  );
+}
+
+/** Gathers failed expectations; `throwAll` throws them together. */
+function expectations() {
+  const failures = [];
+  return {
+    expect(condition, message) {
+      if (!condition) failures.push(message);
+    },
+    throwAll(measured = '') {
+      if (failures.length > 0)
+        throw new Error(
+          failures.map((line) => `- ${line}`).join('\n') + (measured ? `\n(${measured})` : ''),
+        );
+    },
+  };
+}
+
+async function openPage(browser, url) {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchPage(page);
+  const requests = [];
+  context.on('request', (request) => requests.push(request));
+  await page.goto(url);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  return { context, page, problems, requests };
+}
+
+/**
+ * Starts a render on the page at `url`, reloads it at 20 %, and expects the server-rendered page to
+ * hydrate without an error, be `recovering` right after hydration (never streaming again) and end
+ * `completed`, with one POST in the page's whole life. Returns what it saw, and the context still
+ * open (the caller closes it).
+ */
+async function reloadMidRun({ browser, url, base, expect, before }) {
+  const context = await browser.newContext({ locale: 'en-US' });
+  await before?.(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchPage(page);
+  await page.addInitScript(noteStreamStatuses);
+  const requests = [];
+  context.on('request', (request) => requests.push(request));
+  await page.goto(url);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+
+  const region = page.getByRole('region', { name: PAGE.renderRegion });
+  const bar = region.getByRole('progressbar', { name: PAGE.renderProgress });
+  await region.getByRole('button', { name: PAGE.renderButton }).click();
+  const percentBefore = await waitFor(
+    `the render bar to pass ${RELOAD_AT_PERCENT}%`,
+    async () => Number(await bar.getAttribute('aria-valuenow')),
+    (value) => value >= RELOAD_AT_PERCENT,
+  );
+  expect(percentBefore < 100, 'The render ended before the page could be reloaded.');
+  const problemsBefore = problems.splice(0);
+  expect(
+    problemsBefore.length === 0,
+    `Before the reload the page reported:\n    ${problemsBefore.join('\n    ')}`,
+  );
+
+  await page.reload();
+  let ended = 'Completed';
+  try {
+    await waitForEnd(region, PAGE.renderProgress);
+  } catch (error) {
+    ended = error.message;
+  }
+  const statuses = await page.evaluate(() => window.taskwireStatuses);
+  const afterHydration = statuses.slice(statuses.indexOf('[hydrated]') + 1);
+  const firstAfterHydration = afterHydration.find((status) => status !== 'idle');
+  expect(ended === 'Completed', `After the reload: ${ended}`);
+  expect(
+    problems.length === 0,
+    `The reloaded page reported (a hydration error is React #418):\n    ${problems.join('\n    ')}`,
+  );
+  expect(
+    statuses.includes('[hydrated]') && firstAfterHydration === 'recovering',
+    `After the reload the stream said ${statuses.join(' → ')}: not recovering right after hydration.`,
+  );
+  expect(
+    !statuses.some((status) => status === 'connecting' || status === 'streaming'),
+    `After the reload the stream said ${statuses.join(' → ')}: it streamed again.`,
+  );
+  expect(
+    statuses.at(-1) === 'completed',
+    `After the reload the stream said ${statuses.join(' → ')}: it did not end completed.`,
+  );
+  const posts = requests.filter((request) => startsRender(request, base));
+  expect(
+    posts.length === 1,
+    `The page started render-video ${posts.length} times over the reload.`,
+  );
+  return { context, page, requests, percentBefore, statuses, posts };
+}
+
+/**
+ * The reference service mounted in the app's route handler: a reload mid-run hydrates and resumes
+ * with one POST.
+ */
+export async function checkReloadMidRun({ browser, url, base }) {
+  const checks = expectations();
+  const seen = await reloadMidRun({ browser, url, base, expect: checks.expect });
+  await seen.context.close();
+  checks.throwAll();
+  return `reloaded at ${seen.percentBefore}%; the stream said ${seen.statuses.join(' → ')}; one POST`;
+}
+
+/**
+ * The same page through the proxy: besides resuming, no request of the page carries an app token,
+ * no script or page it loaded holds the token, the browser's cookies never reach the service, and
+ * every request the service received carried the token the proxy added.
+ */
+export async function checkNoAppTokenInBrowser({ browser, url, base, upstream, clientToken }) {
+  const checks = expectations();
+  const { expect } = checks;
+  const origin = new URL(url).origin;
+  const upstreamFrom = upstream.requests.length;
+  const seen = await reloadMidRun({
+    browser,
+    url,
+    base,
+    expect,
+    // A session cookie of the app, which the proxy must not pass on.
+    before: (context) =>
+      context.addCookies([{ name: 'app-session', value: 'secret-session', url: origin }]),
+  });
+  const withToken = [];
+  for (const request of seen.requests) {
+    const headers = await request.allHeaders();
+    if ('x-app-authorization' in headers) withToken.push(`${request.method()} ${request.url()}`);
+  }
+  expect(
+    withToken.length === 0,
+    `The browser sent x-app-authorization with ${withToken.join(', ')}.`,
+  );
+  // Every script and page the browser loaded, fetched again: none may hold the app token.
+  const loaded = [
+    ...new Set(
+      seen.requests
+        .filter((request) => ['document', 'script'].includes(request.resourceType()))
+        .map((request) => request.url()),
+    ),
+  ];
+  const holding = [];
+  for (const loadedUrl of loaded) {
+    const body = await (await seen.context.request.get(loadedUrl)).text();
+    if (body.includes(clientToken)) holding.push(loadedUrl);
+  }
+  expect(loaded.length > 1, `The page loaded only ${loaded.join(', ')}.`);
+  expect(holding.length === 0, `The app token is in ${holding.join(', ')}.`);
+  await seen.context.close();
+
+  const received = upstream.requests.slice(upstreamFrom);
+  expect(received.length > 0, 'The reference server behind the proxy received no request.');
+  const withoutToken = received.filter((request) => request.appToken === null);
+  expect(
+    withoutToken.length === 0,
+    `The proxy sent ${withoutToken.length} requests without the app token.`,
+  );
+  const withCookie = received.filter((request) => request.cookie !== null);
+  expect(withCookie.length === 0, `The proxy passed cookies on ${withCookie.length} requests.`);
+  const starts = received.filter(
+    (request) => request.method === 'POST' && /\/render-video\/(stream|submit)$/.test(request.path),
+  );
+  expect(starts.length === 1, `The service received ${starts.length} render starts.`);
+  checks.throwAll();
+  return (
+    `reloaded at ${seen.percentBefore}%; the stream said ${seen.statuses.join(' → ')}; ` +
+    `${seen.requests.length} requests without x-app-authorization, ${loaded.length} scripts and ` +
+    `pages without the token; the service received ${received.length} requests, each with the ` +
+    `proxy's token and no cookie, and one start`
+  );
+}
+
+/**
+ * Starts 8 renders at once, prices a translation while they run (it must answer within 2 s), and
+ * waits for every render to complete; each task started exactly once (counted at the service when
+ * `upstream` is given, else at the browser). Reports how many streams were open at once.
+ */
+export async function checkManyStreams({ browser, url, base, upstream }) {
+  const checks = expectations();
+  const { expect } = checks;
+  const upstreamFrom = upstream?.requests.length ?? 0;
+  const { context, page, problems, requests } = await openPage(browser, url);
+  let open = 0;
+  let mostOpen = 0;
+  const isStream = (request) =>
+    request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/stream');
+  context.on('request', (request) => {
+    if (isStream(request)) mostOpen = Math.max(mostOpen, (open += 1));
+  });
+  const closed = (request) => {
+    if (isStream(request)) open -= 1;
+  };
+  context.on('requestfinished', closed);
+  context.on('requestfailed', closed);
+
+  const region = page.getByRole('region', { name: PAGE.streamsRegion });
+  const bars = Array.from({ length: STREAM_COUNT }, (_, index) =>
+    region.getByRole('progressbar', { name: PAGE.streamProgress(index) }),
+  );
+  await region.getByRole('button', { name: PAGE.streamsButton }).click();
+  await waitFor(
+    'a render to make progress',
+    async () => Number(await bars[0].getAttribute('aria-valuenow')),
+    (value) => value > 0,
+  );
+  const openWhenAsked = open;
+  const asked = performance.now();
+  await region.getByRole('button', { name: PAGE.quoteButton }).click();
+  await region.getByRole('status').filter({ hasText: PAGE.quoteAnswered }).waitFor();
+  const quoteMs = Math.round(performance.now() - asked);
+  expect(
+    quoteMs <= QUOTE_WITHIN_MS,
+    `The price quote answered ${quoteMs} ms after it was asked (${openWhenAsked} stream requests in flight); ` +
+      `more than ${QUOTE_WITHIN_MS} ms.`,
+  );
+
+  const ends = [];
+  for (const bar of bars) {
+    ends.push(
+      await waitFor(
+        'every render to end',
+        () => bar.getAttribute('aria-valuetext'),
+        (text) => text === 'Completed' || text === 'Failed',
+      ).catch((error) => error.message),
+    );
+  }
+  const completed = ends.filter((text) => text === 'Completed').length;
+  expect(
+    completed === STREAM_COUNT,
+    `${completed} of ${STREAM_COUNT} renders completed: ${ends.join(', ')}.`,
+  );
+  expect(problems.length === 0, `The page reported:\n    ${problems.join('\n    ')}`);
+  const browserStarts = requests.filter((request) => startsRender(request, base)).length;
+  const serviceStarts = upstream?.requests
+    .slice(upstreamFrom)
+    .filter(
+      (request) =>
+        request.method === 'POST' && /\/render-video\/(stream|submit)$/.test(request.path),
+    ).length;
+  const starts = serviceStarts ?? browserStarts;
+  expect(
+    starts === STREAM_COUNT,
+    `${starts} render starts ${upstream ? 'reached the service' : 'left the browser'} for ${STREAM_COUNT} renders.`,
+  );
+  await context.close();
+  const measured =
+    `the quote answered in ${quoteMs} ms with ${openWhenAsked} stream requests in flight (at most ` +
+    `${mostOpen} at once in the browser` +
+    (upstream ? `, ${upstream.mostOpenStreams()} streams open at once at the service` : '') +
+    `); ${completed} renders completed, ${starts} starts ${upstream ? 'at the service' : 'sent by the browser'}`;
+  checks.throwAll(measured);
+  return measured;
+}

@@ -1,0 +1,396 @@
+// What the Next.js consumer test adds to a fresh `create-next-app` app (its App Router template, with
+// every default it sets, `cacheComponents` included): the template is kept as generated except
+// for its Google fonts (below), and taskwire is used through its public entries only, as a user of
+// the package would: pages that are server components rendering 'use client' components, the
+// reference service mounted in a route handler, and (when the package has `taskwire/server`) the
+// proxy in front of a separate reference server, so that the browser holds no app token.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Frames of the render reloaded mid-run: 30 frames of 100 ms, 3 s, time to reload inside it. */
+export const RESUME_FRAMES = 30;
+const RESUME_FRAME_MS = 100;
+/** How many renders the streams page starts at once: more than a browser's 6 connections per host. */
+export const STREAM_COUNT = 8;
+/** Frames of each of those renders: 20 of 200 ms, 4 s, so a price quote asked meanwhile competes. */
+export const STREAM_FRAMES = 20;
+const STREAM_FRAME_MS = 200;
+
+/** Where the reference service is mounted in the app (its route handler's folder). */
+export const MOUNTED_BASE = '/api/taskwire';
+/** Where the proxy in front of the separate reference server is mounted. */
+export const PROXIED_BASE = '/api/proxied';
+/** The environment variables the proxy's route handler reads when `next start` runs. */
+export const PROXY_ENV = { target: 'TASKWIRE_TARGET', clientToken: 'TASKWIRE_CLIENT_TOKEN' };
+
+/** The app's pages, by what they check. */
+export const ROUTES = {
+  mountedResume: '/resume',
+  proxiedResume: '/proxied/resume',
+  mountedStreams: '/streams',
+  proxiedStreams: '/proxied/streams',
+};
+
+/** The names of the page's parts, which the browser checks find by role and name. */
+export const PAGE = {
+  renderRegion: 'Render a video',
+  renderButton: 'Render',
+  renderProgress: 'Render video',
+  streamsRegion: 'Many renders',
+  streamsButton: `Start ${STREAM_COUNT} renders`,
+  streamProgress: (index) => `Render ${index + 1}`,
+  quoteButton: 'Price a translation',
+  quoteLabel: 'Translation cost',
+  quoteAnswered: 'Translation priced',
+};
+
+// The app's own task map, in classic zod as most apps write it, registered for the hooks through
+// module augmentation and given to the clients for runtime validation.
+const tasksTs = `import { z } from 'zod';
+import type { TaskSchemas } from 'taskwire';
+
+/** The tasks this app runs, with the shapes of their params, results and custom events. */
+export const tasks = {
+  'translate-text': {
+    params: z.object({ text: z.string().min(1), targetLanguage: z.string() }),
+    result: z.object({ text: z.string(), targetLanguage: z.string() }),
+  },
+  'render-video': {
+    params: z.object({ frames: z.int().min(1).optional(), frameMs: z.int().min(1).optional() }),
+    result: z.object({ url: z.string(), frames: z.number() }),
+    events: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('event.frame-rendered'), frame: z.number() }),
+      z.object({ type: z.literal('event.thumbnail-ready'), url: z.string() }),
+    ]),
+  },
+} satisfies TaskSchemas;
+
+declare module 'taskwire' {
+  interface Register {
+    tasks: typeof tasks;
+  }
+}
+`;
+
+// Both tokens in the browser: the reference service mounted on this app's own server, as in
+// development. Only the pages under /resume and /streams import it.
+const mountedClientTs = `import { createTaskClient } from 'taskwire/client';
+import { tasks } from './tasks';
+
+/** The client of the reference service mounted by app${MOUNTED_BASE}/[...path]/route.ts. */
+export const mountedClient = createTaskClient({
+  baseUrl: '${MOUNTED_BASE}',
+  scope: 'demo-user',
+  userToken: 'demo-user-token',
+  clientToken: 'demo-client-token',
+  tasks,
+});
+`;
+
+// No app token in the browser: the proxy adds it on the server.
+const proxiedClientTs = `import { createTaskClient } from 'taskwire/client';
+import { tasks } from './tasks';
+
+/** The client of the proxy mounted by app${PROXIED_BASE}/[...path]/route.ts: no clientToken here. */
+export const proxiedClient = createTaskClient({
+  baseUrl: '${PROXIED_BASE}',
+  scope: 'demo-user',
+  userToken: 'demo-user-token',
+  tasks,
+});
+`;
+
+const providersTsx = `'use client';
+import { useEffect, useState, type ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createTaskJournal, TaskwireProvider } from 'taskwire';
+import type { TaskClient } from 'taskwire/client';
+import type { tasks } from '@/lib/tasks';
+import 'taskwire/styles.css';
+
+/** One QueryClient and one localStorage journal per page load, around taskwire's provider. */
+export function TaskwireProviders({
+  client,
+  children,
+}: {
+  client: TaskClient<typeof tasks>;
+  children: ReactNode;
+}) {
+  const [queryClient] = useState(() => new QueryClient());
+  const [journal] = useState(() => createTaskJournal({ storage: 'local' }));
+  // Marks the page hydrated, for the test to know when the page's buttons work.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TaskwireProvider client={client} journal={journal}>
+        {children}
+      </TaskwireProvider>
+    </QueryClientProvider>
+  );
+}
+`;
+
+const providersFor = (name, module, client) => `'use client';
+import type { ReactNode } from 'react';
+import { ${client} } from '@/lib/${module}';
+import { TaskwireProviders } from './taskwire-providers';
+
+/** taskwire's providers with the ${client}. */
+export function ${name}({ children }: { children: ReactNode }) {
+  return <TaskwireProviders client={${client}}>{children}</TaskwireProviders>;
+}
+`;
+
+const renderPanelTsx = `'use client';
+import { streamDisplayStatus, TaskProgress, useTaskStream } from 'taskwire';
+
+const params = { frames: ${RESUME_FRAMES}, frameMs: ${RESUME_FRAME_MS} };
+
+/**
+ * Streams a video render recorded in the journal under \`resumeKey\`: after a reload the same hook
+ * takes the task up again from Get Result, never posting it twice.
+ */
+export function RenderPanel({ resumeKey }: { resumeKey: string }) {
+  const stream = useTaskStream('render-video', { resumeKey });
+  return (
+    <section aria-labelledby="render-heading">
+      <h2 id="render-heading">${PAGE.renderRegion}</h2>
+      <button type="button" disabled={stream.status !== 'idle'} onClick={() => stream.start(params)}>
+        ${PAGE.renderButton}
+      </button>
+      <p id="stream-status">{stream.status}</p>
+      <TaskProgress
+        label="${PAGE.renderProgress}"
+        status={streamDisplayStatus(stream.status)}
+        percent={stream.progress?.percent ?? null}
+        estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
+      />
+      {stream.result && <p role="status">Rendered {stream.result.frames} frames</p>}
+      {stream.error && <p role="alert">{stream.error.message}</p>}
+      {stream.failure && <p role="alert">{stream.failure.message}</p>}
+    </section>
+  );
+}
+`;
+
+const streamsPanelTsx = `'use client';
+import { useEffect, useState } from 'react';
+import { CreditCostPreview, streamDisplayStatus, TaskProgress, useTaskOptions, useTaskStream } from 'taskwire';
+
+const params = { frames: ${STREAM_FRAMES}, frameMs: ${STREAM_FRAME_MS} };
+const translation = { text: 'The quick brown fox jumps over the lazy dog.', targetLanguage: 'fr' };
+
+/** One of the renders: a stream of its own, started with the others. */
+function StreamRow({ index, run }: { index: number; run: number }) {
+  const stream = useTaskStream('render-video');
+  const { start } = stream;
+  useEffect(() => {
+    if (run > 0) start(params);
+  }, [run, start]);
+  return (
+    <li>
+      <TaskProgress
+        label={\`Render \${index + 1}\`}
+        status={streamDisplayStatus(stream.status)}
+        percent={stream.progress?.percent ?? null}
+      />
+      {stream.error && <p role="alert">{stream.error.message}</p>}
+    </li>
+  );
+}
+
+/** A price quote asked on demand, while the renders run. */
+function Quote() {
+  const [asked, setAsked] = useState(false);
+  const quote = useTaskOptions('translate-text', asked ? translation : undefined, { debounceMs: 0 });
+  return (
+    <>
+      <CreditCostPreview label="${PAGE.quoteLabel}" status={quote.status} quote={quote.data} error={quote.error}>
+        {() => (
+          <button type="button" disabled={asked} onClick={() => setAsked(true)}>
+            ${PAGE.quoteButton}
+          </button>
+        )}
+      </CreditCostPreview>
+      {quote.isSuccess && <p role="status">${PAGE.quoteAnswered}</p>}
+    </>
+  );
+}
+
+/** Starts ${STREAM_COUNT} renders at once, each streamed, and prices a translation meanwhile. */
+export function StreamsPanel() {
+  const [run, setRun] = useState(0);
+  return (
+    <section aria-labelledby="streams-heading">
+      <h2 id="streams-heading">${PAGE.streamsRegion}</h2>
+      <button type="button" disabled={run > 0} onClick={() => setRun(1)}>
+        ${PAGE.streamsButton}
+      </button>
+      <ol>
+        {Array.from({ length: ${STREAM_COUNT} }, (_, index) => (
+          <StreamRow key={index} index={index} run={run} />
+        ))}
+      </ol>
+      <Quote />
+    </section>
+  );
+}
+`;
+
+const pageTsx = (
+  title,
+  providers,
+  body,
+  imports,
+) => `import { ${providers} } from '@/components/${kebab(providers)}';
+${imports}
+
+export default function Page() {
+  return (
+    <main className="p-8">
+      <h1>${title}</h1>
+      <${providers}>
+        ${body}
+      </${providers}>
+    </main>
+  );
+}
+`;
+
+function kebab(name) {
+  return name.replace(
+    /[A-Z]/g,
+    (letter, index) => `${index > 0 ? '-' : ''}${letter.toLowerCase()}`,
+  );
+}
+
+// The reference service mounted as the guide shows: one service kept across hot reloads of
+// `next dev` on globalThis, its fetch handler given to each method by routeHandlers.
+const mountedRouteTs = `import { createReferenceService } from 'taskwire/reference';
+import { routeHandlers } from 'taskwire/server';
+
+const globalForTaskwire = globalThis as typeof globalThis & {
+  taskwireReference?: ReturnType<typeof createReferenceService>;
+};
+const service = (globalForTaskwire.taskwireReference ??= createReferenceService({
+  basePath: '${MOUNTED_BASE}',
+}));
+
+export const { GET, POST, OPTIONS, HEAD } = routeHandlers(service);
+`;
+
+// The proxy in front of a reference server of its own: the app token comes from the server's
+// environment, never from the browser.
+const proxiedRouteTs = `import { createTaskProxy, routeHandlers } from 'taskwire/server';
+
+const proxy = createTaskProxy({
+  target: process.env.${PROXY_ENV.target} ?? 'http://127.0.0.1:8787',
+  clientToken: () => process.env.${PROXY_ENV.clientToken} ?? '',
+  tasks: ['render-video', 'translate-text'],
+  basePath: '${PROXIED_BASE}',
+});
+
+export const { GET, POST, OPTIONS, HEAD } = routeHandlers(proxy);
+`;
+
+/**
+ * The template's layout loads Geist from Google Fonts with `next/font/google`, which `next build`
+ * downloads; on a machine without the internet the build fails. This drops only that: the fonts'
+ * imports, their two calls and their class names (the CSS then falls back to the system's fonts).
+ */
+function withoutGoogleFonts(layout) {
+  const fontImport = /^import \{[^}]*\} from ["']next\/font\/google["'];\n/m;
+  const fontCall = /^const (\w+) = \w+\(\{[^}]*\}\);\n\n?/gm;
+  const names = [...layout.matchAll(fontCall)].map((match) => match[1]);
+  let changed = layout.replace(fontImport, '').replace(fontCall, '');
+  for (const name of names) changed = changed.replaceAll(`\${${name}.variable} `, '');
+  if (changed.includes('next/font/google') || names.some((name) => changed.includes(name)))
+    throw new Error(
+      `The template's app/layout.tsx no longer looks as expected; its Google fonts are left in it:\n${layout}`,
+    );
+  return { layout: changed, fonts: names };
+}
+
+/**
+ * Adds the test's files to the app at `appRoot` (made by create-next-app); with `withServer`, the
+ * routes that need `taskwire/server`. Returns the files written and the fonts dropped.
+ */
+export function addTaskwireToApp(appRoot, { withServer }) {
+  const layoutPath = join(appRoot, 'app', 'layout.tsx');
+  if (!existsSync(layoutPath)) throw new Error(`create-next-app wrote no ${layoutPath}.`);
+  const { layout, fonts } = withoutGoogleFonts(readFileSync(layoutPath, 'utf8'));
+  const renderImport = `import { RenderPanel } from '@/components/render-panel';`;
+  const streamsImport = `import { StreamsPanel } from '@/components/streams-panel';`;
+  const files = {
+    'app/layout.tsx': layout,
+    'lib/tasks.ts': tasksTs,
+    'lib/mounted-client.ts': mountedClientTs,
+    'components/taskwire-providers.tsx': providersTsx,
+    'components/mounted-providers.tsx': providersFor(
+      'MountedProviders',
+      'mounted-client',
+      'mountedClient',
+    ),
+    'components/render-panel.tsx': renderPanelTsx,
+    'components/streams-panel.tsx': streamsPanelTsx,
+    [`app${ROUTES.mountedResume}/page.tsx`]: pageTsx(
+      'Resume after reload',
+      'MountedProviders',
+      '<RenderPanel resumeKey="mounted-render" />',
+      renderImport,
+    ),
+    [`app${ROUTES.mountedStreams}/page.tsx`]: pageTsx(
+      'Many streams',
+      'MountedProviders',
+      '<StreamsPanel />',
+      streamsImport,
+    ),
+  };
+  if (withServer) {
+    Object.assign(files, {
+      [`app${MOUNTED_BASE}/[...path]/route.ts`]: mountedRouteTs,
+      'lib/proxied-client.ts': proxiedClientTs,
+      'components/proxied-providers.tsx': providersFor(
+        'ProxiedProviders',
+        'proxied-client',
+        'proxiedClient',
+      ),
+      [`app${PROXIED_BASE}/[...path]/route.ts`]: proxiedRouteTs,
+      [`app${ROUTES.proxiedResume}/page.tsx`]: pageTsx(
+        'Resume after reload, through the proxy',
+        'ProxiedProviders',
+        '<RenderPanel resumeKey="proxied-render" />',
+        renderImport,
+      ),
+      [`app${ROUTES.proxiedStreams}/page.tsx`]: pageTsx(
+        'Many streams, through the proxy',
+        'ProxiedProviders',
+        '<StreamsPanel />',
+        streamsImport,
+      ),
+    });
+  } else {
+    files[`app${MOUNTED_BASE}/[...path]/route.ts`] = mountedRouteWithoutServerTs;
+  }
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(appRoot, path)), { recursive: true });
+    writeFileSync(join(appRoot, path), text);
+  }
+  return { files: Object.keys(files), fonts };
+}
+
+// Until the package has taskwire/server: the same mounting, each method written out by hand.
+const mountedRouteWithoutServerTs = `import { createReferenceService } from 'taskwire/reference';
+
+const globalForTaskwire = globalThis as typeof globalThis & {
+  taskwireReference?: ReturnType<typeof createReferenceService>;
+};
+const service = (globalForTaskwire.taskwireReference ??= createReferenceService({
+  basePath: '${MOUNTED_BASE}',
+}));
+const handle = (request: Request) => service.fetch(request);
+
+export { handle as GET, handle as POST, handle as OPTIONS, handle as HEAD };
+`;
