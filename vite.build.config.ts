@@ -38,6 +38,7 @@ const external = [
   /^@tanstack\//,
   /^zod($|\/)/,
   /^@microsoft\/fetch-event-source($|\/)/,
+  /^eventsource-parser($|\/)/,
   /^vite($|\/)/,
   /^@testing-library\//,
   /^msw($|\/)/,

@@ -14,20 +14,15 @@ import { describeIssues } from '../../protocol/describe-issues.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { taskIdSchema } from '../../protocol/records.js';
 import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
+import type { EventSourceMessage } from 'eventsource-parser';
 import {
   createEventStreamReader,
   EventTooLargeError,
   type EventStreamReader,
-  type ServerSentMessage,
 } from './sse-reader.js';
 import type { TaskStream } from '../types.js';
 import type { CallRecord } from '../activity-types.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
-import {
-  canonicalProgressEvent,
-  fastPartialResultEvent,
-  fastProgressEvent,
-} from './event-checks.js';
 
 /** What a {@link TaskEventStream} is asked to stream. */
 export interface TaskEventStreamOptions {
@@ -78,7 +73,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   #reader: EventStreamReader | undefined;
   // The messages of the last chunk read and the next one to hand out: a fast stream is served from
   // here with an already-settled promise per event, and the network is read once per chunk.
-  #messages: ServerSentMessage[] = [];
+  #messages: EventSourceMessage[] = [];
   #index = 0;
   #busy: Promise<void> | undefined;
   #stopped = false;
@@ -108,7 +103,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       );
     }
     if (this.#index < this.#messages.length) {
-      const message = this.#messages[this.#index++] as ServerSentMessage;
+      const message = this.#messages[this.#index++] as EventSourceMessage;
       let event: Event;
       try {
         event = this.#toEvent(message);
@@ -289,62 +284,47 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     });
   }
 
-  /** Parses and validates one message into an event, or throws a `protocol` error. */
-  #toEvent(message: ServerSentMessage): Event {
-    const data = message.data;
-    // Most events are progress, spelled as `JSON.stringify` writes it: read without `JSON.parse`.
-    const progress = canonicalProgressEvent(data);
-    if (progress !== undefined) return progress as Event;
+  /** Parses one message's JSON and checks it with the event schemas, or throws a `protocol` error. */
+  #toEvent(message: EventSourceMessage): Event {
     const taskId = this.#taskId;
     let value: unknown;
     try {
-      value = JSON.parse(data);
+      value = JSON.parse(message.data);
     } catch (error) {
       throw protocolError('A stream event', 'its data is not JSON.', taskId, error);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw protocolError('A stream event', 'its data is not a JSON object.', taskId);
     }
-    const fields = value as Record<string, unknown>;
-    const type = fields.type;
+    const type = (value as { type?: unknown }).type;
     if (typeof type !== 'string') {
       throw protocolError('A stream event', 'type: expected a string.', taskId);
     }
     if (type.startsWith('event.')) {
-      let custom = fields;
+      let custom = value as Record<string, unknown>;
       const eventSchema = this.#setup.schema?.events;
       if (eventSchema !== undefined) {
         const parsed = z.safeParse(eventSchema, value);
         if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
         custom = parsed.data as Record<string, unknown>;
       }
-      if (message.id !== '') custom.eventId = message.id;
+      if (message.id !== undefined && message.id !== '') custom.eventId = message.id;
       return custom as Event;
     }
-    // The frequent known events are checked by hand (event-checks.ts); zod checks the rest, and
-    // describes what is wrong when a hand check gives up.
-    let event: { type: string; result?: unknown } | undefined =
-      type === 'task.progress'
-        ? fastProgressEvent(fields)
-        : type === 'task.partial-result'
-          ? fastPartialResultEvent(fields)
-          : undefined;
-    if (event === undefined) {
-      if (!Object.hasOwn(knownStreamEventSchemas, type)) {
-        // A `task.*` type this client does not know comes from a newer service and is passed on
-        // (docs/protocol.md, "Streams").
-        if (type.startsWith('task.')) return value as Event;
-        throw protocolError(
-          `The stream event '${type}'`,
-          'type: expected task.* or event.*.',
-          taskId,
-        );
-      }
-      const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
-      const parsed = z.safeParse(schema, value);
-      if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
-      event = parsed.data as { type: string; result?: unknown };
+    if (!Object.hasOwn(knownStreamEventSchemas, type)) {
+      // A `task.*` type this client does not know comes from a newer service and is passed on
+      // (docs/protocol.md, "Streams").
+      if (type.startsWith('task.')) return value as Event;
+      throw protocolError(
+        `The stream event '${type}'`,
+        'type: expected task.* or event.*.',
+        taskId,
+      );
     }
+    const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
+    const parsed = z.safeParse(schema, value);
+    if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
+    const event = parsed.data as { type: string; result?: unknown };
     const resultSchema = this.#setup.schema?.result;
     if (
       resultSchema !== undefined &&

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   createEventStreamReader,
   EventTooLargeError,
-  readServerSentEvents,
-  type ServerSentMessage,
 } from '../../../src/client/stream/sse-reader.js';
+
+/** A message as these tests compare it: its data, and its id or `''`. */
+interface ServerSentMessage {
+  data: string;
+  id: string;
+}
 
 /** A body that delivers exactly these chunks, and records whether it was cancelled. */
 function bodyOf(chunks: Uint8Array[]) {
@@ -37,11 +41,17 @@ function split(bytes: Uint8Array, size: number): Uint8Array[] {
 async function readAll(chunks: Uint8Array[], maxEventBytes?: number) {
   const messages: ServerSentMessage[] = [];
   const batches: number[] = [];
-  for await (const batch of readServerSentEvents(bodyOf(chunks).stream, { maxEventBytes })) {
-    batches.push(batch.length);
-    for (const { data, id } of batch) messages.push({ data, id });
+  const reader = createEventStreamReader(bodyOf(chunks).stream, { maxEventBytes });
+  try {
+    for (;;) {
+      const batch = await reader.read();
+      if (batch === undefined) return { messages, batches };
+      batches.push(batch.length);
+      for (const { data, id } of batch) messages.push({ data, id: id ?? '' });
+    }
+  } finally {
+    await reader.cancel();
   }
-  return { messages, batches };
 }
 
 const wire = [
@@ -61,7 +71,7 @@ const expected: ServerSentMessage[] = [
   { data: '{"d":4}', id: 'last' },
 ];
 
-describe('readServerSentEvents', () => {
+describe('createEventStreamReader', () => {
   it('reads the same messages whatever the chunk size, down to one byte', async () => {
     const bytes = bytesOf(wire);
     for (const size of [1, 2, 3, 5, 7, 64, bytes.length]) {
@@ -103,12 +113,14 @@ describe('readServerSentEvents', () => {
     expect(messages).toHaveLength(1);
   });
 
-  it('accepts an event of exactly the cap and refuses one byte more', async () => {
+  it('holds an unended line of exactly the cap and refuses one character more', async () => {
+    // The cap is eventsource-parser's `maxBufferSize`: what it holds between chunks, an event's
+    // data so far and a line not yet ended (its field name included), in characters.
     const exact = `data: ${'q'.repeat(94)}`;
-    expect(bytesOf(exact).length).toBe(100);
-    const { messages } = await readAll(split(bytesOf(`${exact}\n\n`), 7), 100);
-    expect(messages).toHaveLength(1);
-    await expect(readAll(split(bytesOf(`${exact}q\n\n`), 7), 100)).rejects.toBeInstanceOf(
+    expect(exact).toHaveLength(100);
+    const { messages } = await readAll([bytesOf(exact), bytesOf('\n\n')], 100);
+    expect(messages).toEqual([{ data: 'q'.repeat(94), id: '' }]);
+    await expect(readAll([bytesOf(`${exact}q`), bytesOf('\n\n')], 100)).rejects.toBeInstanceOf(
       EventTooLargeError,
     );
   });
@@ -163,7 +175,7 @@ describe('readServerSentEvents', () => {
   it('counts a line split across chunks towards the cap exactly', async () => {
     const line = `data: ${'w'.repeat(94)}`;
     const body = bytesOf(`data: 1\n\n${line}\n\ndata: 2\n\n`);
-    // Each cut leaves the 100-byte line open across chunks; the cap fits it exactly.
+    // Each cut leaves the 100-character line open across chunks; the cap fits it exactly.
     for (const size of [3, 10, 50, 99, 101]) {
       const { messages } = await readAll(split(body, size), 100);
       expect(messages, `chunks of ${size}`).toEqual([
@@ -171,9 +183,10 @@ describe('readServerSentEvents', () => {
         { data: 'w'.repeat(94), id: '' },
         { data: '2', id: '' },
       ]);
-      await expect(readAll(split(body, size), 99), `chunks of ${size}`).rejects.toBeInstanceOf(
-        EventTooLargeError,
-      );
     }
+    // The whole line held before its line end comes: one character over a cap of 99.
+    const open = [bytesOf(`data: 1\n\n${line}`), bytesOf('\n\ndata: 2\n\n')];
+    expect((await readAll(open, 100)).messages).toHaveLength(3);
+    await expect(readAll(open, 99)).rejects.toBeInstanceOf(EventTooLargeError);
   });
 });
