@@ -60,6 +60,7 @@ export const sampleArguments: SampleArguments = {
   },
   taskEventList: { field: [['#', '#']] },
   notificationActions: { openWeb: [['#']], labelInApp: [['#']] },
+  errors: { http: [['#'], [undefined]], refused: [['#'], [undefined]] },
   taskList: {
     done: both,
     started: [

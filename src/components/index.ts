@@ -68,6 +68,12 @@ export type {
   TaskwireMessagesOverride,
 } from './messages/messages.js';
 export type { CreditMessages } from './messages/credit-messages.js';
+export {
+  errorText,
+  type ErrorCodeName,
+  type ErrorMessages,
+  type ErrorReasonName,
+} from './messages/error-messages.js';
 export type { CreditCostPreviewMessages } from './credit-cost-preview/credit-cost-preview-messages.js';
 export type { UsageBreakdownMessages } from './usage-breakdown/usage-breakdown-messages.js';
 export type { TaskEventListMessages } from './task-event-list/task-event-list-messages.js';

@@ -93,4 +93,62 @@ export const de: TaskwireMessages = {
     dismissLabel: (task, time, today) =>
       `${task} ausblenden, gestartet ${today ? 'um' : 'am'} ${time}`,
   },
+  errors: {
+    http: (status) =>
+      `Der Dienst hat ${status === undefined ? 'mit einem Fehler' : `mit ${status}`} geantwortet, aber nicht in der Form des Protokolls: Die Adresse, die die App aufruft, ist vielleicht falsch.`,
+    refused: (status) =>
+      status === undefined
+        ? 'Der Dienst hat die Anfrage abgelehnt.'
+        : `Der Dienst hat die Anfrage abgelehnt (Fehlercode ${status}).`,
+    network:
+      'Die Verbindung zum Dienst ist abgebrochen oder kam nicht zustande. Versuchen Sie es erneut, sobald die Verbindung wieder steht.',
+    timeout: 'Der Dienst hat zu lange nicht geantwortet. Versuchen Sie es erneut.',
+    protocol: 'Die Antwort des Dienstes kann die App nicht lesen.',
+    aborted: 'Die Anfrage wurde abgebrochen.',
+    auth: 'Die Anmeldung beim Dienst ist fehlgeschlagen. Melden Sie sich erneut an und versuchen Sie es dann noch einmal.',
+    taskFailed: 'Die Aufgabe ist fehlgeschlagen.',
+    unknown: 'Etwas ist schiefgegangen.',
+    UNAUTHENTICATED:
+      'Der Dienst hat die Anmeldung nicht angenommen. Melden Sie sich erneut an und versuchen Sie es dann noch einmal.',
+    INVALID_HEADER: 'Der Dienst hat eine Kopfzeile der Anfrage abgelehnt.',
+    MALFORMED_REQUEST: 'Der Dienst konnte die Anfrage nicht lesen.',
+    MALFORMED_BODY: 'Der Dienst konnte die Anfrage nicht lesen.',
+    INVALID_PARAMS:
+      'Die Aufgabe hat Werte erhalten, die sie nicht annimmt. Korrigieren Sie die Eingaben.',
+    INVALID_NOTIFICATION: 'Die mit der Aufgabe gewünschte Benachrichtigung ist ungültig.',
+    UNSUPPORTED_MEDIA_TYPE: 'Der Dienst hat die Form der Anfrage abgelehnt.',
+    PAYLOAD_TOO_LARGE: 'Die Anfrage ist für den Dienst zu groß.',
+    REQUEST_TIMEOUT:
+      'Die Anfrage hat zu lange gebraucht, um den Dienst zu erreichen. Versuchen Sie es erneut.',
+    TASK_NOT_FOUND: 'Der Dienst kennt keine Aufgabe dieses Namens.',
+    RESULT_NOT_FOUND: 'Der Dienst kennt diese Aufgabe für diesen Benutzer nicht.',
+    RESULT_EXPIRED:
+      'Das Ergebnis der Aufgabe wurde nur eine Zeit lang aufbewahrt und ist gelöscht.',
+    METHOD_NOT_ALLOWED: 'Der Dienst nimmt diese Art von Anfrage unter dieser Adresse nicht an.',
+    NOT_FOUND:
+      'Der Dienst hat unter dieser Adresse nichts: Die Adresse, die die App aufruft, ist vielleicht falsch.',
+    IDEMPOTENCY_KEY_REUSED: 'Die Anfrage wurde mit anderem Inhalt erneut gesendet.',
+    RATE_LIMITED:
+      'Zu viele Anfragen. Warten Sie einen Augenblick und versuchen Sie es dann erneut.',
+    TOO_MANY_TASKS:
+      'Es laufen zu viele Aufgaben. Warten Sie, bis eine beendet ist, und versuchen Sie es dann erneut.',
+    EXECUTE_TIMEOUT:
+      'Die Aufgabe dauert länger, als eine direkte Antwort dauern darf; sie läuft beim Dienst weiter.',
+    TASK_ERROR: 'Die Aufgabe ist fehlgeschlagen.',
+    INTERNAL: 'Beim Dienst ist ein Fehler aufgetreten. Versuchen Sie es später erneut.',
+    INVALID_TASK_NAME: 'Der Aufgabenname ist ungültig.',
+    INVALID_TASK_ID: 'Die Kennung der Aufgabe ist ungültig.',
+    INVALID_BASE_URL: 'Die Adresse des Dienstes ist ungültig.',
+    REDIRECT:
+      'Die Adresse, die die App aufruft, leitet anderswohin weiter: Sie ist vielleicht falsch.',
+    CONNECT_FAILED:
+      'Der Dienst war nicht erreichbar, es wurde nichts gesendet. Versuchen Sie es erneut, sobald die Verbindung wieder steht.',
+    SCOPE_REQUIRED: 'Die Aufgabenliste weiß nicht, wessen Aufgaben sie führen soll.',
+    UPSTREAM_REDIRECT:
+      'Der Webserver der App hat eine Adresse des Dienstes erreicht, die weiterleitet.',
+    UPSTREAM_TIMEOUT:
+      'Der Dienst hat dem Webserver der App nicht rechtzeitig geantwortet. Versuchen Sie es erneut.',
+    UPSTREAM_UNAVAILABLE:
+      'Der Webserver der App konnte den Dienst nicht erreichen. Versuchen Sie es später erneut.',
+  },
 };

@@ -4,6 +4,7 @@ import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
 import { creditMessages } from '../messages/credit-messages.js';
+import { errorMessages, errorText } from '../messages/error-messages.js';
 import { useMessages } from '../messages/messages-context.js';
 import type { TaskwireMessagesOverride } from '../messages/messages.js';
 import { creditCostPreviewMessages } from './credit-cost-preview-messages.js';
@@ -44,7 +45,10 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
   unpricedIsFree?: boolean;
   /** The shown price is stale and a new one is on its way (params changed). Defaults to `false`. */
   isUpdating?: boolean;
-  /** Why the quote failed; an `Error`'s message is shown as text. Defaults to none. */
+  /**
+   * Why the quote failed (`useTaskOptions().error`): shown in the messages' words for its code and
+   * reason (the `errors` group), an app's own `Error` by its message. Defaults to none.
+   */
   error?: unknown;
   /** Called by the "Try again" button, which is shown in the error state only when this is given. */
   onRetry?: () => void;
@@ -53,10 +57,10 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
   /** Locale of the figures. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
   /**
-   * Words to use instead of the provider's (or English), in part: the `credits` and
-   * `creditCostPreview` groups. Defaults to none.
+   * Words to use instead of the provider's (or English), in part: the `credits`,
+   * `creditCostPreview` and `errors` groups. Defaults to none.
    */
-  messages?: TaskwireMessagesOverride<'credits' | 'creditCostPreview'> | undefined;
+  messages?: TaskwireMessagesOverride<'credits' | 'creditCostPreview' | 'errors'> | undefined;
   /** The visible heading of the preview. Defaults to the `creditCostPreview.label` message (`'Cost'`). */
   label?: ReactNode;
   /** Rendered last, with the budget verdict, for example a submit button that is disabled over budget. */
@@ -67,7 +71,11 @@ const COMPONENT = 'CreditCostPreview';
 const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'success', 'error']);
 
 /** The English groups the preview reads; nothing else of the messages is in its bundle. */
-const ENGLISH = { credits: creditMessages, creditCostPreview: creditCostPreviewMessages };
+const ENGLISH = {
+  credits: creditMessages,
+  creditCostPreview: creditCostPreviewMessages,
+  errors: errorMessages,
+};
 
 function checkQuote(quote: OptionsResult | undefined): OptionsResult | undefined {
   if (quote === undefined) return undefined;
@@ -154,7 +162,7 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
     const isUpdating = isUpdatingProp && state !== 'loading' && state !== 'error';
     const credits = state === 'priced' || state === 'free' ? quote?.credits : undefined;
     const overBudget = credits !== undefined && !isWithinBudget(quote, balance);
-    const errorMessage = error instanceof Error && error.message ? error.message : undefined;
+    const errorMessage = error === undefined ? undefined : errorText(error, messages.errors);
 
     return (
       <div

@@ -6,6 +6,7 @@ import { taskProgressMessages } from '../task-progress/task-progress-messages.js
 import { timeLeftMessages } from '../task-progress/time-left-messages.js';
 import { usageBreakdownMessages } from '../usage-breakdown/usage-breakdown-messages.js';
 import { creditMessages } from './credit-messages.js';
+import { errorMessages } from './error-messages.js';
 import type { TaskwireMessages } from './messages.js';
 import { statusMessages } from '../task-status.js';
 
@@ -24,4 +25,5 @@ export const englishMessages: TaskwireMessages = {
   taskEventList: taskEventListMessages,
   notificationActions: notificationActionsMessages,
   taskList: taskListMessages,
+  errors: errorMessages,
 };

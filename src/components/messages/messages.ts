@@ -11,6 +11,7 @@ import type { TaskProgressMessages } from '../task-progress/task-progress-messag
 import type { TimeLeftMessages } from '../task-progress/time-left-messages.js';
 import type { UsageBreakdownMessages } from '../usage-breakdown/usage-breakdown-messages.js';
 import type { CreditMessages } from './credit-messages.js';
+import type { ErrorMessages } from './error-messages.js';
 import type { StatusMessages } from '../task-status.js';
 
 /**
@@ -37,6 +38,11 @@ export interface TaskwireMessages {
   notificationActions: NotificationActionsMessages;
   /** TaskListView and the connected TaskList. */
   taskList: TaskListMessages;
+  /**
+   * What went wrong, by the error's code and reason: CreditCostPreview's `error`, TaskProgress's
+   * `error` (docs/protocol.md, "Error bodies").
+   */
+  errors: ErrorMessages;
 }
 
 /** The name of one group of {@link TaskwireMessages}. */

@@ -2,6 +2,7 @@ import { forwardRef, useId, useState, type ComponentPropsWithoutRef, type ReactN
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatNumber, type Locale } from '../format.js';
+import { errorMessages, errorText } from '../messages/error-messages.js';
 import { useMessages } from '../messages/messages-context.js';
 import type { TaskwireMessagesOverride } from '../messages/messages.js';
 import { statusMessages, toDisplayStatus, type TaskStatusInput } from '../task-status.js';
@@ -34,15 +35,22 @@ export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>,
    * is given. Defaults to the `taskProgress.label` message (`'Task progress'`).
    */
   label?: ReactNode;
-  /** Why the task failed, shown as text in the `failed` state. Defaults to none. */
+  /** Why the task failed, the app's own words, shown as text in the `failed` state. Defaults to none. */
   failureMessage?: string;
+  /**
+   * Why the task failed or could not be followed (`stream.failure ?? stream.error`, a FAILED
+   * record's `result`), shown in the `failed` state in the messages' words for its code and reason
+   * (the `errors` group) when no `failureMessage` is given. Defaults to none.
+   */
+  error?: unknown;
   /** Locale of the figures. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
   /**
-   * Words to use instead of the provider's (or English), in part: the `status`, `timeLeft` and
-   * `taskProgress` groups. Defaults to none.
+   * Words to use instead of the provider's (or English), in part: the `status`, `timeLeft`,
+   * `taskProgress` and `errors` groups. Defaults to none.
    */
-  messages?: TaskwireMessagesOverride<'status' | 'timeLeft' | 'taskProgress'> | undefined;
+  messages?:
+    TaskwireMessagesOverride<'status' | 'timeLeft' | 'taskProgress' | 'errors'> | undefined;
   /** Screen readers hear the progress each time it passes a multiple of this percentage. Defaults to `25`. */
   announceEvery?: number;
   /** Weight of each new estimate in the smoothed time left, in (0, 1]; `1` turns smoothing off. Defaults to `0.3`. */
@@ -57,6 +65,7 @@ const ENGLISH = {
   status: statusMessages,
   timeLeft: timeLeftMessages,
   taskProgress: taskProgressMessages,
+  errors: errorMessages,
 };
 
 type ProgressMessages = typeof ENGLISH;
@@ -195,7 +204,8 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
     percent: percentProp = null,
     estimatedSecondsLeft: secondsLeftProp = null,
     label: labelProp,
-    failureMessage,
+    failureMessage: failureMessageProp,
+    error,
     locale: localeProp,
     announceEvery: announceEveryProp,
     smoothingWeight: smoothingWeightProp,
@@ -206,6 +216,8 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
 ) {
   const { messages, locale } = useMessages(ENGLISH, messagesProp, localeProp);
   const label = labelProp ?? messages.taskProgress.label;
+  const failureMessage =
+    failureMessageProp ?? (error === undefined ? undefined : errorText(error, messages.errors));
   const labelId = useId();
   let status = toDisplayStatus(statusProp);
   if (status === undefined) {

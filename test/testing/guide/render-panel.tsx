@@ -33,7 +33,7 @@ export function RenderPanel() {
         status={streamDisplayStatus(stream.status)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
-        failureMessage={stream.failure?.message ?? stream.error?.message}
+        error={stream.failure ?? stream.error}
       />
       {stream.status === 'completed' && stream.result ? (
         <a href={String(stream.result.url)}>Watch the video</a>

@@ -1,0 +1,162 @@
+/**
+ * What the components say for an error (docs/protocol.md, "Error bodies"): a text for each code of
+ * a `TaskwireError`, and one for each `reason` the service, the client, the journal or the server
+ * proxy may give, so an app in another language shows none of the service's or the client's own
+ * (English) sentences. {@link errorText} picks the text for an error.
+ */
+
+/**
+ * The codes of a `TaskwireError` (`TaskwireErrorCode` of `taskwire/client`; the components never
+ * import the client, so they name them again).
+ */
+export type ErrorCodeName = 'http' | 'network' | 'timeout' | 'protocol' | 'aborted' | 'auth';
+
+/**
+ * Every `reason` the components have words for: those of docs/protocol.md, "Error bodies", the
+ * client's own refusals and findings (`INVALID_TASK_NAME`, `INVALID_TASK_ID`, `INVALID_BASE_URL`,
+ * `REDIRECT`, `CONNECT_FAILED`), the journal's `SCOPE_REQUIRED`, and the server proxy's
+ * `UPSTREAM_*`.
+ */
+export type ErrorReasonName =
+  | 'UNAUTHENTICATED'
+  | 'INVALID_HEADER'
+  | 'MALFORMED_REQUEST'
+  | 'MALFORMED_BODY'
+  | 'INVALID_PARAMS'
+  | 'INVALID_NOTIFICATION'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  | 'TASK_NOT_FOUND'
+  | 'RESULT_NOT_FOUND'
+  | 'RESULT_EXPIRED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_FOUND'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'RATE_LIMITED'
+  | 'TOO_MANY_TASKS'
+  | 'EXECUTE_TIMEOUT'
+  | 'TASK_ERROR'
+  | 'INTERNAL'
+  | 'INVALID_TASK_NAME'
+  | 'INVALID_TASK_ID'
+  | 'INVALID_BASE_URL'
+  | 'REDIRECT'
+  | 'CONNECT_FAILED'
+  | 'SCOPE_REQUIRED'
+  | 'UPSTREAM_REDIRECT'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_UNAVAILABLE';
+
+/**
+ * The words for errors: one per code (`http` a function of the status), one per reason, and
+ * `refused` (an error answer whose reason has no message here, such as a service's own), `taskFailed`
+ * (a failed task whose reason has none) and `unknown` (anything else).
+ */
+export type ErrorMessages = Record<Exclude<ErrorCodeName, 'http'> | ErrorReasonName, string> & {
+  /**
+   * An error answer that is not the protocol's error body (a wrong base URL, a proxy's page), with
+   * the HTTP status as a figure: "The service answered 404 without the protocol's error: the
+   * address the app calls may be wrong.".
+   */
+  http: (status: string | undefined) => string;
+  /** An error answer with a reason that has no message of its own: "The service refused the request (status 409).". */
+  refused: (status: string | undefined) => string;
+  /** A task that failed with a reason that has no message of its own: "The task failed.". */
+  taskFailed: string;
+  /** Anything else that went wrong: "Something went wrong.". */
+  unknown: string;
+};
+
+/** English error wording, the default. */
+export const errorMessages: ErrorMessages = {
+  http: (status) =>
+    `The service answered ${status === undefined ? '' : `${status} `}without the protocol's error: the address the app calls may be wrong.`,
+  refused: (status) =>
+    status === undefined
+      ? 'The service refused the request.'
+      : `The service refused the request (status ${status}).`,
+  network:
+    'The connection to the service broke or could not be made. Try again once the connection is back.',
+  timeout: 'The service took too long to answer. Try again.',
+  protocol: 'The service answered in a way the app cannot read.',
+  aborted: 'The request was cancelled.',
+  auth: 'Signing in to the service failed. Sign in again, then try again.',
+  taskFailed: 'The task failed.',
+  unknown: 'Something went wrong.',
+  UNAUTHENTICATED: 'The service did not accept the sign-in. Sign in again, then try again.',
+  INVALID_HEADER: 'The service refused a header of the request.',
+  MALFORMED_REQUEST: 'The service could not read the request.',
+  MALFORMED_BODY: 'The service could not read the request.',
+  INVALID_PARAMS: 'The task was given values it does not accept. Correct the input.',
+  INVALID_NOTIFICATION: 'The notification asked for with the task is not valid.',
+  UNSUPPORTED_MEDIA_TYPE: 'The service refused the format of the request.',
+  PAYLOAD_TOO_LARGE: 'The request is too large for the service.',
+  REQUEST_TIMEOUT: 'The request took too long to reach the service. Try again.',
+  TASK_NOT_FOUND: 'The service has no task of that name.',
+  RESULT_NOT_FOUND: 'The service knows no such task for this user.',
+  RESULT_EXPIRED: 'The result of the task was kept for a limited time and is gone.',
+  METHOD_NOT_ALLOWED: 'The service does not take this kind of request at this address.',
+  NOT_FOUND: 'The service has nothing at this address: the address the app calls may be wrong.',
+  IDEMPOTENCY_KEY_REUSED: 'The request was sent again with other content.',
+  RATE_LIMITED: 'Too many requests. Wait a moment, then try again.',
+  TOO_MANY_TASKS: 'Too many tasks are running. Wait until one has ended, then try again.',
+  EXECUTE_TIMEOUT: 'The task takes longer than a direct answer may; it goes on at the service.',
+  TASK_ERROR: 'The task failed.',
+  INTERNAL: 'The service failed. Try again later.',
+  INVALID_TASK_NAME: 'The task name is not valid.',
+  INVALID_TASK_ID: 'The task id is not valid.',
+  INVALID_BASE_URL: 'The address of the service is not valid.',
+  REDIRECT: 'The address the app calls redirects elsewhere: it may be wrong.',
+  CONNECT_FAILED:
+    'The service could not be reached, and nothing was sent. Try again once the connection is back.',
+  SCOPE_REQUIRED: 'The task list does not know whose tasks to keep.',
+  UPSTREAM_REDIRECT: "The app's server reached a redirecting address of the service.",
+  UPSTREAM_TIMEOUT: "The service did not answer the app's server in time. Try again.",
+  UPSTREAM_UNAVAILABLE: "The app's server could not reach the service. Try again later.",
+};
+
+const CODES: ReadonlySet<string> = new Set<ErrorCodeName>([
+  'http',
+  'network',
+  'timeout',
+  'protocol',
+  'aborted',
+  'auth',
+]);
+
+/** A key of `text` that is a reason's (upper case, so never a code's or one of the others). */
+function reasonText(text: ErrorMessages, reason: unknown): string | undefined {
+  return typeof reason === 'string' &&
+    /^[A-Z][A-Z_]*$/.test(reason) &&
+    Object.prototype.hasOwnProperty.call(text, reason)
+    ? (text as unknown as Record<string, string>)[reason]
+    : undefined;
+}
+
+/**
+ * The text a component shows for `error`, from `text`: by its `reason` when it has one with a
+ * message, else by its `code` (a `TaskwireError`, of this copy of the package or another); a failed
+ * task's failure (`{ reason, message }`, as in a FAILED record's `result` or a stream's `failure`)
+ * by its reason, else `taskFailed`; an app's own `Error` by its message (the app's own words); and
+ * anything else as `unknown`. The service's and the client's own messages are never shown: they are
+ * English, and meant for developers.
+ */
+export function errorText(
+  error: unknown,
+  text: ErrorMessages,
+  formatStatus: (status: number) => string = String,
+): string {
+  if (typeof error !== 'object' || error === null) return text.unknown;
+  const { code, reason, status } = error as { code?: unknown; reason?: unknown; status?: unknown };
+  const byReason = reasonText(text, reason);
+  if (byReason !== undefined) return byReason;
+  const figure = typeof status === 'number' ? formatStatus(status) : undefined;
+  if (typeof code === 'string' && CODES.has(code)) {
+    if (code !== 'http') return text[code as Exclude<ErrorCodeName, 'http'>];
+    return reason === undefined ? text.http(figure) : text.refused(figure);
+  }
+  if (typeof reason === 'string') return text.taskFailed;
+  if (error instanceof Error && error.message !== '') return error.message;
+  return text.unknown;
+}
