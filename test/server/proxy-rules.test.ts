@@ -1,0 +1,645 @@
+/**
+ * Each rule of the server proxy (docs/protocol.md, "The server proxy"), checked against a recording
+ * upstream: a `node:http` server that records what the proxy sent and answers what the test needs.
+ * The proxy itself runs on loopback behind the node adapter, as an Express or `node:http` app would
+ * serve it, and the browser's side is a plain `fetch`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import { errorBodySchema } from '../../src/protocol/error-body.js';
+import { startReferenceServer } from '../../src/reference/node/index.js';
+import { createTaskProxy, type TaskProxyOptions } from '../../src/server/index.js';
+import { answerJson, startRecordingUpstream, type UpstreamHandler } from './recording-upstream.js';
+
+const BASE_PATH = '/api/taskwire';
+
+/** Serves a proxy to `target` on loopback; resolves to the base URL a browser would use. */
+async function serveProxy(options: Partial<TaskProxyOptions> & { target: string }) {
+  const server = await startReferenceServer({
+    service: createTaskProxy({
+      clientToken: 'server-app-token',
+      tasks: ['echo', 'render-video'],
+      basePath: BASE_PATH,
+      ...options,
+    }),
+  });
+  onTestFinished(() => server.close());
+  return `${server.url}${BASE_PATH}`;
+}
+
+/** A recording upstream at `/v1` answering with `handler`, and a proxy in front of it. */
+async function proxiedUpstream(handler: UpstreamHandler, options: Partial<TaskProxyOptions> = {}) {
+  const upstream = await startRecordingUpstream(handler);
+  const proxyUrl = await serveProxy({ target: `${upstream.url}/v1`, ...options });
+  return { upstream, proxyUrl };
+}
+
+/** Answers 202 like a Submit. */
+const accept: UpstreamHandler = (_request, outgoing) =>
+  answerJson(outgoing, 202, { status: 'success', response: { id: 'task-1', status: 'ACCEPTED' } });
+
+/** The proxy's own refusal: checked against the protocol's error body, then returned. */
+async function refusal(answer: Response) {
+  return errorBodySchema.parse(await answer.json());
+}
+
+/** Reads `reader` until its text holds `wanted`; returns all of it. */
+async function readUntil(reader: ReadableStreamDefaultReader<string>, wanted: string) {
+  let text = '';
+  while (!text.includes(wanted)) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`The body ended without '${wanted}': ${text}`);
+    text += value;
+  }
+  return text;
+}
+
+const POST_JSON = { method: 'POST', headers: { 'content-type': 'application/json' } } as const;
+
+describe('createTaskProxy: what goes upstream', () => {
+  it('sends the app token from clientToken and drops the one the browser sent', async () => {
+    let calls = 0;
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, {
+      clientToken: () => {
+        calls += 1;
+        return 'server-app-token';
+      },
+    });
+
+    const browserHeaders: Record<string, string> = {
+      'x-app-authorization': 'Bearer token-the-browser-should-not-have',
+      authorization: 'Bearer user-1',
+      cookie: 'session=secret-session',
+      platform: 'web',
+      'x-touchpoint': 'checkout',
+      'idempotency-key': 'key-1',
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'last-event-id': 'event-7',
+      'x-forwarded-for': '203.0.113.9',
+      'x-internal-flag': 'yes',
+      origin: 'https://app.example',
+      referer: 'https://app.example/page',
+    };
+    const body = JSON.stringify({ params: { message: 'hi' } });
+    await fetch(`${proxyUrl}/workflows/echo/submit?debug=1`, {
+      method: 'POST',
+      headers: browserHeaders,
+      body,
+    });
+    await fetch(`${proxyUrl}/workflows/echo/submit`, { ...POST_JSON, body });
+
+    const [first] = upstream.requests;
+    expect(first).toMatchObject({ method: 'POST', url: '/v1/workflows/echo/submit', body });
+    expect(first!.headers).toMatchObject({
+      'x-app-authorization': 'Bearer server-app-token',
+      authorization: 'Bearer user-1',
+      platform: 'web',
+      'x-touchpoint': 'checkout',
+      'idempotency-key': 'key-1',
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'last-event-id': 'event-7',
+    });
+    const passed = [
+      'x-app-authorization',
+      'authorization',
+      'platform',
+      'x-touchpoint',
+      'idempotency-key',
+      'content-type',
+      'accept',
+      'last-event-id',
+    ];
+    const leaked = Object.keys(browserHeaders).filter(
+      (name) => !passed.includes(name) && first!.headers[name] !== undefined,
+    );
+    expect(leaked).toEqual([]);
+    expect(calls).toBe(2);
+  });
+
+  it('replaces platform and x-touchpoint with its own when given', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, {
+      platform: 'server',
+      touchpoint: 'proxy',
+    });
+
+    await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', platform: 'web', 'x-touchpoint': 'x' },
+      body: '{"params":{}}',
+    });
+
+    expect(upstream.requests[0]!.headers).toMatchObject({
+      platform: 'server',
+      'x-touchpoint': 'proxy',
+    });
+  });
+
+  it("sends the user token authorize found, not the browser's Authorization", async () => {
+    const seen: string[] = [];
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, {
+      authorize: async (request) => {
+        seen.push(request.headers.get('cookie') ?? '');
+        return { userToken: 'user-token-from-session' };
+      },
+    });
+
+    await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: 'session=abc',
+        authorization: 'Bearer forged-by-the-browser',
+      },
+      body: '{"params":{}}',
+    });
+
+    expect(seen).toEqual(['session=abc']);
+    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer user-token-from-session');
+    expect(upstream.requests[0]!.headers.cookie).toBeUndefined();
+  });
+
+  it('answers with the Response authorize refused with, and asks the service nothing', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, {
+      authorize: () =>
+        new Response('{"status":"error","statusCode":401,"reason":"UNAUTHENTICATED"}', {
+          status: 401,
+          headers: { 'content-type': 'application/json', 'www-authenticate': 'Session' },
+        }),
+    });
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Session');
+    expect(await answer.json()).toMatchObject({ reason: 'UNAUTHENTICATED' });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('refuses a task off the allow-list, or a name that breaks the rule, with 404 and no upstream request', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept);
+    const viaPredicate = await serveProxy({
+      target: upstream.url,
+      tasks: (task) => task.startsWith('echo'),
+    });
+
+    const names = ['translate-text', '_x', 'a%2Fb', '-x', 'x'.repeat(200), 'echo%0A'];
+    const answers = await Promise.all([
+      ...names.map((name) =>
+        fetch(`${proxyUrl}/workflows/${name}/submit`, { ...POST_JSON, body: '{"params":{}}' }),
+      ),
+      fetch(`${proxyUrl}/workflows/slow-report/task-1/result`),
+      fetch(`${viaPredicate}/workflows/render-video/execute`, {
+        ...POST_JSON,
+        body: '{"params":{}}',
+      }),
+    ]);
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(await refusal(answer)).toMatchObject({ statusCode: 404, reason: 'TASK_NOT_FOUND' });
+    }
+    expect(upstream.requests).toHaveLength(0);
+    // The predicate lets its own names through.
+    await fetch(`${viaPredicate}/workflows/echo-twice/execute`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+    expect(upstream.requests.map((request) => request.url)).toEqual([
+      '/workflows/echo-twice/execute',
+    ]);
+  });
+
+  it('answers paths that are no endpoint, wrong methods and preflights itself', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept);
+
+    const elsewhere = await fetch(`${proxyUrl}/admin/users`);
+    const outside = await fetch(`${proxyUrl.replace(BASE_PATH, '')}/workflows/echo/submit`, {
+      ...POST_JSON,
+      body: '{}',
+    });
+    const wrongMethod = await fetch(`${proxyUrl}/workflows/echo/submit`);
+    const preflight = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+
+    expect(await refusal(elsewhere)).toMatchObject({ statusCode: 404, reason: 'NOT_FOUND' });
+    expect(await refusal(outside)).toMatchObject({ statusCode: 404, reason: 'NOT_FOUND' });
+    expect(wrongMethod.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(await refusal(wrongMethod)).toMatchObject({
+      statusCode: 405,
+      reason: 'METHOD_NOT_ALLOWED',
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('allow')).toBe('POST, OPTIONS');
+    // No other origin may call it: a browser refuses the call without this header.
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('builds the path again from the checked name and id, and drops the query', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(outgoing, 200, { status: 'success', response: {} }),
+    );
+
+    await fetch(`${proxyUrl}/workflows/echo/a%20b/result?token=x`);
+    const tooLong = await fetch(`${proxyUrl}/workflows/echo/${'i'.repeat(257)}/result`);
+
+    expect(upstream.requests.map((request) => request.url)).toEqual([
+      '/v1/workflows/echo/a%20b/result',
+    ]);
+    expect(await refusal(tooLong)).toMatchObject({ statusCode: 404, reason: 'RESULT_NOT_FOUND' });
+  });
+});
+
+describe('createTaskProxy: what comes back', () => {
+  it('passes the status, the body and the exposed headers, and nothing else of the service', async () => {
+    const errorBody = {
+      status: 'error',
+      statusCode: 429,
+      reason: 'TOO_MANY_TASKS',
+      message: 'Too many tasks.',
+    };
+    const { proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(outgoing, 429, errorBody, {
+        'retry-after': '3',
+        'x-task-id': 'task-9',
+        'cache-control': 'no-store',
+        'set-cookie': ['upstream-session=1; Path=/'],
+        'x-internal-host': 'tasks-7.internal',
+        'access-control-allow-origin': '*',
+      }),
+    );
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+
+    expect(answer.status).toBe(429);
+    expect(await answer.json()).toEqual(errorBody);
+    expect(Object.fromEntries(answer.headers)).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'retry-after': '3',
+      'x-task-id': 'task-9',
+    });
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    expect(answer.headers.get('x-internal-host')).toBeNull();
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("rewrites Location to the proxy's own path, and drops one that points elsewhere", async () => {
+    let location = '';
+    const { upstream, proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(
+        outgoing,
+        202,
+        { status: 'success', response: { id: 'task-1', status: 'ACCEPTED' } },
+        { location },
+      ),
+    );
+    const submit = async (answerLocation: string) => {
+      location = answerLocation;
+      const answer = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+        ...POST_JSON,
+        body: '{"params":{}}',
+      });
+      return answer.headers.get('location');
+    };
+
+    expect(await submit('/v1/workflows/echo/task-1/result')).toBe(
+      `${BASE_PATH}/workflows/echo/task-1/result`,
+    );
+    expect(await submit(`${upstream.url}/v1/workflows/echo/task-1/result`)).toBe(
+      `${BASE_PATH}/workflows/echo/task-1/result`,
+    );
+    expect(await submit('https://elsewhere.example/v1/workflows/echo/task-1/result')).toBeNull();
+    expect(await submit('/admin/workflows/echo/task-1/result')).toBeNull();
+  });
+
+  it('never follows a redirect: a 3xx is 502 UPSTREAM_REDIRECT and its target gets nothing', async () => {
+    const elsewhere = await startRecordingUpstream(accept);
+    const { upstream, proxyUrl } = await proxiedUpstream((request, outgoing) => {
+      outgoing.writeHead(request.method === 'GET' ? 302 : 307, {
+        location: `${elsewhere.url}/steal`,
+      });
+      outgoing.end();
+    });
+
+    const submit = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      ...POST_JSON,
+      headers: { ...POST_JSON.headers, authorization: 'Bearer user-1' },
+      body: '{"params":{}}',
+    });
+    const read = await fetch(`${proxyUrl}/workflows/echo/task-1/result`);
+
+    expect(await refusal(submit)).toMatchObject({ statusCode: 502, reason: 'UPSTREAM_REDIRECT' });
+    expect(await refusal(read)).toMatchObject({ statusCode: 502, reason: 'UPSTREAM_REDIRECT' });
+    expect(upstream.requests).toHaveLength(2);
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+});
+
+describe('createTaskProxy: streams', () => {
+  it('passes each chunk on as it comes, keep-alives included, before the stream ends', async () => {
+    let finish = (): void => {};
+    const { proxyUrl } = await proxiedUpstream((_request, outgoing) => {
+      outgoing.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-task-id': 'task-1',
+      });
+      outgoing.write(': keep-alive\n\n');
+      finish = () => {
+        outgoing.write('data: {"type":"task.completed","result":{}}\n\n');
+        outgoing.end();
+      };
+    });
+
+    const answer = await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // The upstream has not ended: only a proxy that passes chunks on gets this far.
+    const before = await readUntil(reader, ': keep-alive\n\n');
+    finish();
+    const after = await readUntil(reader, 'task.completed');
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-task-id')).toBe('task-1');
+    expect(answer.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(before).toBe(': keep-alive\n\n');
+    expect(after).toBe('data: {"type":"task.completed","result":{}}\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('aborts the request to the service when the browser goes away', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream((_request, outgoing) => {
+      outgoing.writeHead(200, { 'content-type': 'text/event-stream' });
+      outgoing.write('data: {"type":"task.progress","percent":1}\n\n');
+    });
+    const browser = new AbortController();
+
+    const answer = await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+      signal: browser.signal,
+    });
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await readUntil(reader, 'task.progress');
+    browser.abort();
+
+    // Resolves only when the service's side of the connection closed before its answer ended.
+    await upstream.request(0).then((request) => request.aborted);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('aborts the request to the service when the request signal aborts before any answer', async () => {
+    const upstream = await startRecordingUpstream(() => {});
+    const proxy = createTaskProxy({
+      target: upstream.url,
+      clientToken: 'server-app-token',
+      tasks: ['render-video'],
+    });
+    const browser = new AbortController();
+
+    const answering = proxy.fetch(
+      new Request('http://app.test/workflows/render-video/stream', {
+        ...POST_JSON,
+        body: '{"params":{}}',
+        signal: browser.signal,
+      }),
+    );
+    const request = await upstream.request(0);
+    browser.abort();
+
+    await request.aborted;
+    await answering;
+  });
+
+  it('aborts the request to the service when the browser cancels the answer body', async () => {
+    const upstream = await startRecordingUpstream((_request, outgoing) => {
+      outgoing.writeHead(200, { 'content-type': 'text/event-stream' });
+      outgoing.write(': keep-alive\n\n');
+    });
+    const proxy = createTaskProxy({
+      target: upstream.url,
+      clientToken: 'server-app-token',
+      tasks: ['render-video'],
+    });
+
+    const answer = await proxy.fetch(
+      new Request('http://app.test/workflows/render-video/stream', {
+        ...POST_JSON,
+        body: '{"params":{}}',
+      }),
+    );
+    const reader = answer.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+
+    await upstream.request(0).then((request) => request.aborted);
+  });
+
+  it("breaks the browser's stream off and aborts upstream when the service goes silent", async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(
+      (_request, outgoing) => {
+        outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'x-task-id': 'task-1' });
+        outgoing.write('data: {"type":"task.progress","percent":1}\n\n');
+      },
+      { streamIdleTimeoutMs: 50 },
+    );
+
+    const answer = await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await readUntil(reader, 'task.progress');
+
+    await expect(readUntil(reader, 'never comes')).rejects.toThrow();
+    await upstream.request(0).then((request) => request.aborted);
+  });
+
+  it('lets the client recover a silent stream by its task id', async () => {
+    const { proxyUrl } = await proxiedUpstream(
+      (_request, outgoing) => {
+        outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'x-task-id': 'task-1' });
+        outgoing.write('data: {"type":"task.progress","percent":1,"estimatedSecondsLeft":1}\n\n');
+      },
+      { streamIdleTimeoutMs: 50 },
+    );
+    const client = createTaskClient({ baseUrl: proxyUrl });
+
+    const types: string[] = [];
+    const reading = (async () => {
+      for await (const event of client.stream('render-video', {})) types.push(event.type);
+    })();
+
+    await expect(reading).rejects.toMatchObject({ code: 'network', taskId: 'task-1' });
+    expect(types).toEqual(['task.progress']);
+  });
+});
+
+describe('createTaskProxy: deadlines and limits', () => {
+  it('answers 504 UPSTREAM_TIMEOUT past requestTimeoutMs, and aborts the request to the service', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(() => {}, { requestTimeoutMs: 50 });
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/execute`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+
+    expect(await refusal(answer)).toMatchObject({ statusCode: 504, reason: 'UPSTREAM_TIMEOUT' });
+    await upstream.request(0).then((request) => request.aborted);
+  });
+
+  it('cuts an answer whose body is still coming at the deadline', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(
+      (_request, outgoing) => {
+        outgoing.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        outgoing.write('{"status":"success",');
+      },
+      { requestTimeoutMs: 50 },
+    );
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/task-1/result`);
+
+    expect(answer.status).toBe(200);
+    await expect(answer.text()).rejects.toThrow();
+    await upstream.request(0).then((request) => request.aborted);
+  });
+
+  it('answers 504 when a stream does not begin within streamIdleTimeoutMs', async () => {
+    const { proxyUrl } = await proxiedUpstream(() => {}, { streamIdleTimeoutMs: 50 });
+
+    const answer = await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+
+    expect(await refusal(answer)).toMatchObject({ statusCode: 504, reason: 'UPSTREAM_TIMEOUT' });
+  });
+
+  it('answers 413 for a body over maxBodyBytes by its Content-Length, and asks the service nothing', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, { maxBodyBytes: 1024 });
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      ...POST_JSON,
+      body: JSON.stringify({ params: { message: 'x'.repeat(2048) } }),
+    });
+
+    expect(await refusal(answer)).toMatchObject({ statusCode: 413, reason: 'PAYLOAD_TOO_LARGE' });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('answers 413 for an endless body without reading it to its end', async () => {
+    const upstream = await startRecordingUpstream(accept);
+    const proxy = createTaskProxy({
+      target: upstream.url,
+      clientToken: 'server-app-token',
+      tasks: ['echo'],
+      maxBodyBytes: 1024,
+    });
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 100;
+        controller.enqueue(new Uint8Array(100).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+
+    const answer = await proxy.fetch(
+      new Request('http://app.test/workflows/echo/submit', {
+        ...POST_JSON,
+        body: endless,
+        duplex: 'half',
+      } as RequestInit),
+    );
+
+    expect(await refusal(answer)).toMatchObject({ statusCode: 413, reason: 'PAYLOAD_TOO_LARGE' });
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThanOrEqual(1024 + 2 * 100);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('answers 502 UPSTREAM_UNAVAILABLE when the service cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const proxyUrl = await serveProxy({ target: `http://127.0.0.1:${port}` });
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/task-1/result`);
+
+    expect(await refusal(answer)).toMatchObject({
+      statusCode: 502,
+      reason: 'UPSTREAM_UNAVAILABLE',
+    });
+  });
+
+  it('answers 500 INTERNAL when clientToken or authorize fails, telling onError and never the browser', async () => {
+    const failures: unknown[] = [];
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, {
+      clientToken: () => {
+        throw new Error('vault unreachable: token abc123');
+      },
+      onError: (error) => failures.push(error),
+    });
+    const badAuthorize = await serveProxy({
+      target: upstream.url,
+      authorize: () => ({ userToken: 'two words' }),
+      onError: (error) => failures.push(error),
+    });
+
+    const answers = [
+      await fetch(`${proxyUrl}/workflows/echo/task-1/result`),
+      await fetch(`${badAuthorize}/workflows/echo/task-1/result`),
+    ];
+
+    for (const answer of answers) {
+      const body = await refusal(answer);
+      expect(body).toMatchObject({ statusCode: 500, reason: 'INTERNAL' });
+      expect(body.message).not.toMatch(/abc123|two words/);
+    }
+    expect(failures).toHaveLength(2);
+    expect(String(failures[1])).not.toContain('two words');
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe('createTaskProxy: options', () => {
+  it('refuses options that cannot be secure or cannot work', () => {
+    const target = 'https://tasks.example';
+    const valid = { target, clientToken: 'app', tasks: ['echo'] };
+
+    expect(() => createTaskProxy({ ...valid, tasks: undefined as never })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, clientToken: undefined as never })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, target: 'ftp://tasks.example' })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, target: '/relative' })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, target: `${target}?key=1` })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, basePath: 'api' })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, platform: 'not valid' })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, maxBodyBytes: 0 })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, requestTimeoutMs: Number.NaN })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, basePath: '/api/taskwire/' })).not.toThrow();
+  });
+});
