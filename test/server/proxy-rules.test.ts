@@ -30,7 +30,10 @@ async function serveProxy(options: Partial<TaskProxyOptions> & { target: string 
 }
 
 /** A recording upstream at `/v1` answering with `handler`, and a proxy in front of it. */
-async function proxiedUpstream(handler: UpstreamHandler, options: Partial<TaskProxyOptions> = {}) {
+async function proxiedUpstream(
+  handler: UpstreamHandler,
+  options: Omit<Partial<TaskProxyOptions>, 'target'> = {},
+) {
   const upstream = await startRecordingUpstream(handler);
   const proxyUrl = await serveProxy({ target: `${upstream.url}/v1`, ...options });
   return { upstream, proxyUrl };
