@@ -22,6 +22,7 @@ export const docsPageTitles: Readonly<Record<string, string>> = {
   'testing-your-components.md': 'Guides/Testing your components',
   'translating.md': 'Guides/Translating and right-to-left',
   'devtools.md': 'Guides/Devtools and the activity feed',
+  'your-own-service.md': 'Guides/Your own service',
   'troubleshooting.md': 'Guides/Troubleshooting',
   'reference-service-endpoints.md': 'Reference/The reference service',
   'interface-gaps.md': 'Reference/Where the interface document is silent',
