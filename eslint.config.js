@@ -92,6 +92,23 @@ export default tseslint.config(
     ),
     ...reactPackages,
   ]),
+  ...boundary(
+    'src/check/**',
+    'src/check (taskwire/check) reaches only src/protocol and src/client',
+    [
+      ...layers(
+        'state',
+        'react',
+        'components',
+        'reference',
+        'server',
+        'testing',
+        'devtools',
+        'locales',
+      ),
+      ...reactPackages,
+    ],
+  ),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
     ...layers('client', 'react', 'reference', 'testing', 'devtools', 'locales'),
   ]),

@@ -21,6 +21,8 @@ const entries = {
   'reference/node/cli': 'src/reference/node/cli.ts',
   'reference/vite/index': 'src/reference/vite/index.ts',
   'server/index': 'src/server/index.ts',
+  'check/index': 'src/check/index.ts',
+  'check/cli': 'src/check/cli.ts',
   'testing/index': 'src/testing/index.ts',
   'devtools/index': 'src/devtools/index.ts',
   'locales/de': 'src/locales/de.ts',

@@ -83,7 +83,7 @@ export interface CheckServiceOptions {
   /** A second user's token, for `result.other-user`; without it that check is skipped. */
   otherUserToken?: string;
   /**
-   * The task the checks start (at most five times). Defaults to `render-video`, the reference
+   * The task the checks start (three times: by Submit, Stream and Execute). Defaults to `render-video`, the reference
    * service's demo task with progress, partial results, custom events and a charge.
    */
   task?: string;

@@ -30,7 +30,8 @@ export function formatCheckReport(report: CheckReport): string {
     '',
   ];
   for (const result of report.results) {
-    lines.push(`${LABELS[result.outcome]}  ${result.id.padEnd(width)}  ${result.title}`);
+    const note = result.outcome === 'pass' && result.note ? ` (${result.note})` : '';
+    lines.push(`${LABELS[result.outcome]}  ${result.id.padEnd(width)}  ${result.title}${note}`);
     const pad = ' '.repeat(6 + width + 2);
     if (result.outcome === 'skipped') lines.push(`${pad}skipped: ${result.why ?? ''}`);
     if (result.outcome === 'fail') {

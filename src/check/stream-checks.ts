@@ -50,7 +50,7 @@ const STREAM_CHECKS = [
 ] as const;
 
 function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Number((ms / 1000).toFixed(2))} s`;
 }
 
 /** The stream checks of the checked task (all but the keep-alive). */

@@ -58,6 +58,14 @@ export function recordProblem(answer: Answer, id: string): string | undefined {
   return undefined;
 }
 
+/** The status of a Get Result answer's record, when it is one of the four. */
+function statusOf(answer: Answer): TaskStatus | undefined {
+  const json = answer.json;
+  const status =
+    isJsonObject(json) && isJsonObject(json.response) ? json.response.status : undefined;
+  return typeof status === 'string' && status in ORDER ? (status as TaskStatus) : undefined;
+}
+
 /** The record of a Get Result answer (call after `recordProblem` found nothing). */
 function recordOf(answer: Answer): { status: TaskStatus; result: unknown; usage?: unknown } {
   return (answer.json as { response: { status: TaskStatus; result: unknown; usage?: unknown } })
@@ -176,57 +184,43 @@ export async function checkSubmittedTask(
   const answers: Answer[] = [];
   const deadline = performance.now() + run.options.taskTimeoutMs;
   let shapeFailure: { problem: string; answer: Answer } | undefined;
+  // Read on to the end even past a bad record, as long as its status can be read: the states
+  // and the hints are checks of their own.
   for (;;) {
     const answer = await run.send({ method: 'GET', path });
     answers.push(answer);
     const problem = recordProblem(answer, id);
-    if (problem) {
-      shapeFailure = { problem, answer };
-      break;
-    }
-    if (isTerminal(recordOf(answer).status)) break;
+    if (problem) shapeFailure ??= { problem, answer };
+    const status = statusOf(answer);
+    if (status === undefined || isTerminal(status)) break;
     if (performance.now() > deadline || run.options.signal?.aborted) break;
     await run.wait(run.options.pollIntervalMs);
   }
-  if (shapeFailure) {
-    run.fail('result.record', {
+  if (isTerminal(statusOf(answers.at(-1)!))) {
+    const again = await run.send({ method: 'GET', path });
+    answers.push(again);
+    const problem = recordProblem(again, id);
+    if (problem) shapeFailure ??= { problem, answer: again };
+    else {
+      const record = recordOf(again);
+      if (record.usage !== undefined)
+        usages.push({ where: 'Get Result', usage: record.usage, exchange: again.exchange });
+    }
+  }
+  run.verdict(
+    'result.record',
+    shapeFailure && {
       expected: '200 with { status: "success", response: <task record> }',
       observed: shapeFailure.problem,
       exchange: shapeFailure.answer.exchange,
-    });
-    run.skip('result.states', 'needs readable records (see result.record)');
-    checkRetryAfter(run, answers);
-  } else {
-    const last = answers.at(-1)!;
-    if (isTerminal(recordOf(last).status)) {
-      const again = await run.send({ method: 'GET', path });
-      answers.push(again);
-      const problem = recordProblem(again, id);
-      run.verdict(
-        'result.record',
-        problem
-          ? {
-              expected: '200 with { status: "success", response: <task record> }',
-              observed: problem,
-              exchange: again.exchange,
-            }
-          : undefined,
-        `${answers.length} records read`,
-      );
-      if (!problem) {
-        const record = recordOf(again);
-        if (record.usage !== undefined)
-          usages.push({ where: 'Get Result', usage: record.usage, exchange: again.exchange });
-      }
-    } else {
-      run.pass('result.record', `${answers.length} records read`);
-    }
-    checkStates(
-      run,
-      answers.filter((answer) => recordProblem(answer, id) === undefined),
-    );
-    checkRetryAfter(run, answers);
-  }
+    },
+    `${answers.length} records read`,
+  );
+  const readable = answers.filter((answer) => statusOf(answer) !== undefined);
+  if (readable.length === 0)
+    run.skip('result.states', 'no record had a readable status (see result.record)');
+  else checkStates(run, readable);
+  checkRetryAfter(run, answers);
 
   await checkOtherUser(run, id, refusals);
   return id;

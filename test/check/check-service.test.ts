@@ -1,0 +1,207 @@
+/**
+ * checkService against the reference service, which keeps every rule: in-process through its
+ * `fetch` and over loopback, every check passes; what it cannot run it skips and says why; what
+ * stops it from running at all is a typed error; no token's value is ever in its report.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CHECKS, checkService, type CheckReport } from '../../src/check/index.js';
+import { TaskwireError } from '../../src/client/index.js';
+import { startReferenceServer } from '../../src/reference/node/index.js';
+import {
+  checkedService,
+  CLIENT_TOKEN,
+  FAST,
+  TOKENS,
+  USER_TOKEN,
+  WITH_KEEP_ALIVE,
+} from './check-fixtures.js';
+
+const protocol = readFileSync(path.resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
+
+/** The anchors of docs/protocol.md's `##` headings, as GitHub and Storybook make them. */
+const anchors = new Set(
+  [...protocol.matchAll(/^## (.+)$/gm)].map(([, heading = '']) =>
+    heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} -]/gu, '')
+      .replace(/ /g, '-'),
+  ),
+);
+
+function outcomes(report: CheckReport): Record<string, string> {
+  return Object.fromEntries(report.results.map((result) => [result.id, result.outcome]));
+}
+
+function expectNoToken(report: CheckReport): void {
+  const text = JSON.stringify(report);
+  for (const token of TOKENS) expect(text).not.toContain(token);
+}
+
+describe('checkService', () => {
+  it('passes every check against the reference service in-process, starting 4 tasks', async () => {
+    const service = checkedService();
+    const progress: string[] = [];
+    const report = await checkService({
+      ...FAST,
+      ...WITH_KEEP_ALIVE,
+      baseUrl: 'http://taskwire.test/',
+      fetch: (request) => service.fetch(request),
+      onProgress: ({ result, done, total }) => progress.push(`${done}/${total} ${result.id}`),
+    });
+
+    expect(report.results.map((result) => result.id)).toEqual(CHECKS.map((check) => check.id));
+    expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
+    expect(report).toMatchObject({ passed: CHECKS.length, failed: 0, skipped: 0 });
+    // Submit, Stream, Execute and the silent task's stream.
+    expect(report.tasksStarted).toBe(4);
+    expect(report.baseUrl).toBe('http://taskwire.test');
+    expect(progress).toHaveLength(CHECKS.length);
+    expect(progress.at(-1)).toMatch(new RegExp(`^${CHECKS.length}/${CHECKS.length} `));
+    expectNoToken(report);
+  });
+
+  it('passes every check against the reference service over loopback', async () => {
+    const server = await startReferenceServer({ service: checkedService() });
+    onTestFinished(() => server.close());
+    const report = await checkService({ ...FAST, ...WITH_KEEP_ALIVE, baseUrl: server.url });
+
+    expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
+    expect(report.tasksStarted).toBe(4);
+  });
+
+  it('checks a service below a base path, and a list of allowed origins', async () => {
+    const { createReferenceService, demoTasks } = await import('../../src/reference/index.js');
+    const service = createReferenceService({
+      timeScale: 0.05,
+      tasks: demoTasks,
+      userTokens: { [USER_TOKEN]: 'alice', 'bob-token-x': 'bob' },
+      clientTokens: [CLIENT_TOKEN],
+      basePath: '/api/tasks',
+      corsOrigins: ['https://app.example.com'],
+    });
+    onTestFinished(() => service.close());
+    const report = await checkService({
+      ...FAST,
+      otherUserToken: 'bob-token-x',
+      baseUrl: 'http://taskwire.test/api/tasks',
+      origin: 'https://app.example.com',
+      fetch: (request) => service.fetch(request),
+    });
+    expect(report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
+
+    // Another origin is not allowed: the CORS checks say so, the others still pass.
+    const elsewhere = await checkService({
+      ...FAST,
+      otherUserToken: 'bob-token-x',
+      baseUrl: 'http://taskwire.test/api/tasks',
+      origin: 'https://other.example.com',
+      fetch: (request) => service.fetch(request),
+    });
+    const failed = elsewhere.results.filter((result) => result.outcome === 'fail');
+    expect(failed.map((result) => result.id)).toEqual(['cors.preflight', 'cors.expose-headers']);
+    expect(failed[0]!.observed).toContain('Access-Control-Allow-Origin: (none)');
+  });
+
+  it('links every check to a heading of docs/protocol.md', () => {
+    for (const check of CHECKS) {
+      const [file, anchor] = check.rule.split('#');
+      expect(file).toBe('docs/protocol.md');
+      expect(anchors, `${check.id} → #${anchor}`).toContain(anchor);
+    }
+    expect(new Set(CHECKS.map((check) => check.id)).size).toBe(CHECKS.length);
+  });
+
+  it('skips what it cannot run, and says what it needs', async () => {
+    const service = checkedService();
+    const report = await checkService({
+      ...FAST,
+      otherUserToken: undefined,
+      task: 'echo',
+      params: { message: 'hi' },
+      baseUrl: 'http://taskwire.test',
+      fetch: (request) => service.fetch(request),
+    });
+    const skipped = Object.fromEntries(
+      report.results
+        .filter((result) => result.outcome === 'skipped')
+        .map((result) => [result.id, result.why]),
+    );
+    // echo ends at once, sends no custom event and charges nothing.
+    expect(skipped).toEqual({
+      'result.other-user': expect.stringContaining('--other-user-token'),
+      'result.retry-after': expect.stringContaining('had ended by the first read'),
+      'stream.event-ids': expect.stringContaining('no custom event'),
+      'stream.keep-alive': expect.stringContaining('--keep-alive-task'),
+      'usage.arithmetic': expect.stringContaining('charges credits'),
+    });
+    expect(report.failed).toBe(0);
+    expect(report.tasksStarted).toBe(3);
+  });
+
+  it('skips the keep-alive check when the named task is never silent long enough', async () => {
+    const service = checkedService();
+    const report = await checkService({
+      ...FAST,
+      keepAliveTask: { task: 'render-video', params: { frames: 10, frameMs: 200 } },
+      baseUrl: 'http://taskwire.test',
+      fetch: (request) => service.fetch(request),
+    });
+    expect(outcomes(report)['stream.keep-alive']).toBe('skipped');
+    expect(report.results.find((result) => result.id === 'stream.keep-alive')?.why).toMatch(
+      /never silent long enough/,
+    );
+  });
+
+  it('cannot run against a service it cannot reach, nor with tokens, a task or params it refuses', async () => {
+    const service = checkedService();
+    const send = (request: Request) => service.fetch(request);
+    const base = { ...FAST, baseUrl: 'http://taskwire.test', fetch: send };
+
+    const unreachable = checkService({
+      ...base,
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
+    await expect(unreachable).rejects.toSatisfy(
+      (error) => TaskwireError.isInstance(error) && error.code === 'network',
+    );
+    await expect(unreachable).rejects.toThrow(/could not be reached at http:\/\/taskwire\.test/);
+
+    const badToken = checkService({ ...base, userToken: 'not-a-known-token' });
+    await expect(badToken).rejects.toMatchObject({ code: 'http', status: 401 });
+    await expect(badToken).rejects.toThrow(/refused the tokens/);
+    // The token given is not repeated, even when it was the problem.
+    await expect(badToken).rejects.not.toThrow(/not-a-known-token/);
+
+    await expect(checkService({ ...base, task: 'no-such-task' })).rejects.toMatchObject({
+      code: 'http',
+      status: 404,
+      reason: 'TASK_NOT_FOUND',
+    });
+    await expect(checkService({ ...base, params: { frames: 'many' } })).rejects.toMatchObject({
+      code: 'http',
+      status: 422,
+      reason: 'INVALID_PARAMS',
+    });
+  });
+
+  it('refuses options it cannot use before sending anything', async () => {
+    const sent: Request[] = [];
+    const fetch = (request: Request) => {
+      sent.push(request);
+      return Promise.resolve(new Response(null, { status: 500 }));
+    };
+    const base = { ...FAST, baseUrl: 'http://taskwire.test', fetch };
+    await expect(checkService({ ...base, baseUrl: 'ftp://taskwire.test' })).rejects.toThrow(
+      TypeError,
+    );
+    await expect(
+      checkService({ ...base, baseUrl: 'http://user:pass@taskwire.test' }),
+    ).rejects.toThrow(/user name or password/);
+    await expect(checkService({ ...base, userToken: '' })).rejects.toThrow(/userToken/);
+    await expect(checkService({ ...base, task: '../admin' })).rejects.toThrow(/not a task name/);
+    await expect(checkService({ ...base, pollIntervalMs: 0 })).rejects.toThrow(/pollIntervalMs/);
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The `taskwire-check` command, run as a process against services on loopback: the reference
+ * service (exit 0), one that breaks a rule (exit 1, the failure with its curl), and runs that
+ * cannot start (exit 2); its table, `--json` and `--junit` never hold a token's value, and parse.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JSDOM } from 'jsdom';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { CHECKS, type CheckReport } from '../../src/check/index.js';
+import { startReferenceServer } from '../../src/reference/node/index.js';
+import { brokenServices } from './broken-services.js';
+import {
+  checkedService,
+  CLIENT_TOKEN,
+  OTHER_USER_TOKEN,
+  TOKENS,
+  USER_TOKEN,
+} from './check-fixtures.js';
+
+const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+});
+
+/** Runs the command to its end; resolves to its exit code and what it printed. */
+async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/check/cli.ts', ...args], {
+    cwd: repositoryRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      TASKWIRE_USER_TOKEN: '',
+      TASKWIRE_CLIENT_TOKEN: '',
+      TASKWIRE_OTHER_USER_TOKEN: '',
+      ...env,
+    },
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+function expectNoToken(...outputs: string[]): void {
+  for (const output of outputs) for (const token of TOKENS) expect(output).not.toContain(token);
+}
+
+const tokenFlags = [
+  '--user-token',
+  USER_TOKEN,
+  '--client-token',
+  CLIENT_TOKEN,
+  '--other-user-token',
+  OTHER_USER_TOKEN,
+];
+
+describe('taskwire-check', () => {
+  it('exits 0 against the reference service, with one line per check and no token', async () => {
+    const server = await startReferenceServer({ service: checkedService() });
+    onTestFinished(() => server.close());
+    const { code, stdout, stderr } = await runCli([server.url, ...tokenFlags]);
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    for (const check of CHECKS)
+      expect(stdout).toMatch(new RegExp(`^(PASS|SKIP) +${check.id.replace('.', '\\.')} `, 'm'));
+    expect(stdout).toMatch(
+      /^SKIP +stream\.keep-alive .*\n +skipped: needs a task whose stream stays silent for more than 15 s \(--keep-alive-task\)$/m,
+    );
+    expect(stdout).toContain(
+      `29 checks: 28 passed, 0 failed, 1 skipped. Started 3 tasks (at most 20)`,
+    );
+    // Not a terminal: no progress line, no escape codes.
+    expect(stdout).not.toContain('\r');
+    expect(stdout).not.toContain('\u001B');
+    expectNoToken(stdout, stderr);
+  }, 60_000);
+
+  it('exits 1 against a broken service, with what was expected, what came and a curl; --json and --junit parse', async () => {
+    const service = checkedService();
+    const broken = brokenServices.find((candidate) => candidate.check === 'result.retry-after')!;
+    const send = broken.wrap((request) => service.fetch(request));
+    const server = await startReferenceServer({
+      service: { fetch: send, close: () => service.close() },
+    });
+    onTestFinished(() => server.close());
+    const folder = mkdtempSync(path.join(tmpdir(), 'taskwire-check-'));
+    const junitFile = path.join(folder, 'report.xml');
+
+    // Tokens from the environment this time, as the curl commands name them.
+    const env = {
+      TASKWIRE_USER_TOKEN: USER_TOKEN,
+      TASKWIRE_CLIENT_TOKEN: CLIENT_TOKEN,
+      TASKWIRE_OTHER_USER_TOKEN: OTHER_USER_TOKEN,
+    };
+    // A task of half a second, so the first Get Result finds it running (and its Retry-After).
+    const task = ['--params', '{"frames":10,"frameMs":500}'];
+    const table = await runCli([server.url, ...task], env);
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(
+      /^FAIL +result\.retry-after +Retry-After is whole seconds, at least 1$/m,
+    );
+    expect(table.stdout).toMatch(/^ +rule: +docs\/protocol\.md#get-result$/m);
+    expect(table.stdout).toMatch(/^ +expected: Retry-After in whole seconds, 1 to 300$/m);
+    expect(table.stdout).toMatch(
+      /^ +observed: Retry-After: \d+000 \(milliseconds\?\) on a (ACCEPTED|IN_PROGRESS) record$/m,
+    );
+    expect(table.stdout).toMatch(
+      /^ +curl: +curl -i '.*\/workflows\/render-video\/[^/]+\/result' \\$/m,
+    );
+    expect(table.stdout).toContain('-H "authorization: Bearer $TASKWIRE_USER_TOKEN"');
+    expect(table.stdout).toContain('1 failed');
+
+    const json = await runCli([server.url, ...task, '--json', '--junit', junitFile], env);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as CheckReport;
+    expect(report.results).toHaveLength(CHECKS.length);
+    expect(
+      report.results.filter((result) => result.outcome === 'fail').map((result) => result.id),
+    ).toEqual(['result.retry-after']);
+    expect(report.tasksStarted).toBe(3);
+
+    const xml = readFileSync(junitFile, 'utf8');
+    const document = new new JSDOM().window.DOMParser().parseFromString(xml, 'application/xml');
+    expect(document.getElementsByTagName('parsererror')).toHaveLength(0);
+    const cases = [...document.getElementsByTagName('testcase')];
+    expect(cases.map((element) => element.getAttribute('name')?.split(':')[0])).toEqual(
+      CHECKS.map((check) => check.id),
+    );
+    const failures = document.getElementsByTagName('failure');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.textContent).toContain('curl -i');
+    expect(document.getElementsByTagName('skipped')).toHaveLength(1);
+    expect(document.documentElement.getAttribute('failures')).toBe('1');
+
+    expectNoToken(table.stdout, table.stderr, json.stdout, json.stderr, xml);
+  }, 60_000);
+
+  it('exits 2 on bad flags, and when the service cannot be reached or refuses the tokens', async () => {
+    const noUrl = await runCli(['--user-token', USER_TOKEN, '--client-token', CLIENT_TOKEN]);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('Give one base URL');
+    expect(noUrl.stderr).toContain('Usage: taskwire-check');
+
+    const unknownFlag = await runCli(['http://127.0.0.1:9', '--bogus']);
+    expect(unknownFlag.code).toBe(2);
+
+    const noToken = await runCli(['http://127.0.0.1:9', '--client-token', CLIENT_TOKEN]);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('--user-token (or $TASKWIRE_USER_TOKEN) is required');
+
+    const badParams = await runCli(['http://127.0.0.1:9', ...tokenFlags, '--params', '[1]']);
+    expect(badParams.code).toBe(2);
+    expect(badParams.stderr).toContain('--params must be a JSON object');
+
+    // A port nothing listens on: the server is closed before the command runs.
+    const closed = await startReferenceServer({ service: checkedService() });
+    await closed.close();
+    const unreachable = await runCli([closed.url, ...tokenFlags]);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(
+      /could not run: The service could not be reached at http:\/\/127\.0\.0\.1:\d+\//,
+    );
+
+    const server = await startReferenceServer({ service: checkedService() });
+    onTestFinished(() => server.close());
+    const refused = await runCli([
+      server.url,
+      '--user-token',
+      'wrong-token-value',
+      '--client-token',
+      CLIENT_TOKEN,
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refused the tokens given');
+    expect(refused.stderr).not.toContain('wrong-token-value');
+
+    expectNoToken(
+      noUrl.stderr,
+      noToken.stderr,
+      badParams.stderr,
+      unreachable.stderr,
+      refused.stderr,
+    );
+  }, 60_000);
+});
