@@ -11,7 +11,7 @@ import { TaskwireError } from './errors.js';
 import { protocolError, requestTimeout } from './error-factories.js';
 import { checkTaskId, checkTaskName, randomKey, requestBody } from './call-checks.js';
 import { checkResult, readEnvelope } from './read-answer.js';
-import { send, type RequestContext } from './request.js';
+import { send, type RequestContext, type Sent } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
@@ -156,10 +156,10 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     endpoint: 'submit' | 'execute' | 'options',
     signal: AbortSignal,
     extra: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
-  ): Promise<{ name: string; response: Response }> {
+  ): Promise<{ name: string; sent: Sent }> {
     const name = checkTaskName(task);
     const body = requestBody(schemaOf(name)?.params, name, params, extra.body);
-    const response = await send(context, {
+    const sent = await send(context, {
       method: 'POST',
       path: `/workflows/${encodeURIComponent(name)}/${endpoint}`,
       body,
@@ -168,7 +168,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       signal,
       call,
     });
-    return { name, response };
+    return { name, sent };
   }
 
   /** POSTs a task's params to Submit or Options under the request deadline, and reads the answer. */
@@ -187,9 +187,9 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       requestTimeoutMs,
       () => requestTimeout(what, requestTimeoutMs),
       async (signal) => {
-        const { response } = await post(call, task, params, endpoint, signal, extra);
+        const { sent } = await post(call, task, params, endpoint, signal, extra);
         const read = { signal, what, maxBytes: context.maxResponseBytes };
-        return await readEnvelope(response, envelope, read);
+        return await readEnvelope(sent, envelope, read);
       },
     );
   }
@@ -236,7 +236,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
           () => requestTimeout(what, ms, taskId),
           async (signal) => {
             const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
-            const response = await send(context, {
+            const sent = await send(context, {
               method: 'GET',
               path,
               accept: 'application/json',
@@ -244,7 +244,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
               call,
             });
             const read = { signal, what, maxBytes: context.maxResponseBytes, taskId };
-            const record = (await readEnvelope(response, taskRecordEnvelope, read)).response;
+            const record = (await readEnvelope(sent, taskRecordEnvelope, read)).response;
             if (record.id !== taskId)
               throw protocolError(
                 what,
@@ -253,7 +253,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
               );
             const schema = schemaOf(name)?.result;
             record.result = checkResult(schema, record.status, record.result, what, taskId);
-            options.onRetryAfter?.(parseRetryAfter(response.headers.get('retry-after')));
+            options.onRetryAfter?.(parseRetryAfter(sent.response.headers.get('retry-after')));
             return record;
           },
         );
@@ -285,10 +285,10 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
         new TaskwireError('timeout', `Execute '${String(task)}' did not answer within ${ms} ms.`);
       return tracked('execute', task, (call) =>
         withDeadline(options.signal, ms, timeout, async (signal) => {
-          const { name, response } = await post(call, task, params, 'execute', signal);
+          const { name, sent } = await post(call, task, params, 'execute', signal);
           const what = `The answer to Execute '${name}'`;
           const read = { signal, what, maxBytes: context.maxResponseBytes };
-          const record = (await readEnvelope(response, executeEnvelope, read)).response;
+          const record = (await readEnvelope(sent, executeEnvelope, read)).response;
           const schema = schemaOf(name)?.result;
           record.result = checkResult(schema, record.status, record.result, what, record.id);
           // checkResult made a FAILED record's result its failure object.

@@ -55,20 +55,26 @@ const CONNECT_FAILURES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** The first connection error code in `error`'s cause chain, where the runtime gives one. */
+/**
+ * What proves that the connection was never made, where the runtime tells: the first connection
+ * error code in `error`'s cause chain (Node), or a browser that says it is offline.
+ */
 function connectFailureOf(error: unknown): string | undefined {
   for (let cause = error, depth = 0; cause && depth < 4; depth++) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECT_FAILURES.has(code)) return code;
     cause = (cause as { cause?: unknown }).cause;
   }
-  return undefined;
+  const navigator = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
+  return navigator?.onLine === false ? 'the browser is offline' : undefined;
 }
 
 /**
- * The `network` error of a request that got no answer, naming the method and the URL. Where the
- * runtime says the connection was never made, the reason is `CONNECT_FAILED` and the message says
- * that nothing was sent; otherwise the request may have reached the service.
+ * The `network` error of a request that got no answer, naming the method and the URL and saying
+ * that the service could not be reached (docs/protocol.md, "Error bodies"). Where the runtime
+ * proves the connection was never made (a refused connection in Node, an offline browser), the
+ * reason is `CONNECT_FAILED` and the message says that nothing was sent; otherwise the request may
+ * have reached the service, and the message does not claim otherwise.
  */
 export function networkError(
   method: string,
@@ -79,7 +85,11 @@ export function networkError(
   const where = `${method} ${withoutQuery(url)}`;
   const refused = connectFailureOf(cause);
   return refused === undefined
-    ? new TaskwireError('network', `${where} failed before an answer came.`, { cause, taskId })
+    ? new TaskwireError(
+        'network',
+        `${where} got no answer: the service could not be reached, or the connection broke before it answered, so the outcome is unknown. Check that the service runs there and that the baseUrl is right.`,
+        { cause, taskId },
+      )
     : new TaskwireError('network', `${where}: could not connect (${refused}); nothing was sent.`, {
         cause,
         taskId,

@@ -11,6 +11,7 @@ import { failureSchema, jsonObjectSchema, type TaskStatus } from '../protocol/re
 import { TaskwireError } from './errors.js';
 import { abortedError, noop, raceAbort } from './abort.js';
 import { protocolError } from './error-factories.js';
+import type { Sent } from './request.js';
 
 /** The most of an error body kept in `TaskwireError.body`: 64 KiB, enough for any proxy's page. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -63,12 +64,21 @@ export async function readCapped(
 }
 
 /**
+ * Why an answer is not the service's, for messages: which request it answered, and what to check
+ * (docs/protocol.md, "Error bodies").
+ */
+function notTheService(where: string): string {
+  return `${where} did not answer as a taskwire service does: the baseUrl may be wrong, or something in between (a proxy, a dev server) answered.`;
+}
+
+/**
  * The error for a non-2xx answer: `http` with status, reason and body (the parsed error body, or the
  * raw text when it is not one, such as a proxy's HTML page, cut at 64 KiB and marked so), or
- * `timeout` for `EXECUTE_TIMEOUT`.
+ * `timeout` for `EXECUTE_TIMEOUT`. An answer that is not the error body, a wrong base URL's 404 say,
+ * has the reason `NOT_A_TASKWIRE_ANSWER` and a message that names the URL that answered.
  */
 export async function errorFromResponse(
-  response: Response,
+  { response, where }: Sent,
   signal: AbortSignal,
   taskId?: string,
 ): Promise<TaskwireError> {
@@ -80,15 +90,16 @@ export async function errorFromResponse(
     // Not JSON: the text itself is the body.
   }
   const { status } = response;
+  const type = response.headers.get('content-type') ?? 'no content type';
   const message = body
     ? `The service answered ${status} ${body.reason}: ${body.message}`
-    : `The service answered ${status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+    : `The answer was ${status}${response.statusText ? ` ${response.statusText}` : ''} (${type}). ${notTheService(where)}`;
   return new TaskwireError(body?.reason === 'EXECUTE_TIMEOUT' ? 'timeout' : 'http', message, {
     status,
     body:
       body ??
       (cut ? `${text}\n[cut: the body was larger than ${MAX_ERROR_BODY_BYTES} bytes]` : text),
-    reason: body?.reason,
+    reason: body?.reason ?? 'NOT_A_TASKWIRE_ANSWER',
     taskId: body?.taskId ?? taskId,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   });
@@ -111,11 +122,12 @@ export interface ReadOptions {
  * `protocol` while it is read.
  */
 export async function readEnvelope<Schema extends z.ZodMiniType>(
-  response: Response,
+  sent: Sent,
   schema: Schema,
   { signal, what, maxBytes, taskId }: ReadOptions,
 ): Promise<z.infer<Schema>> {
-  if (!response.ok) throw await errorFromResponse(response, signal, taskId);
+  const { response } = sent;
+  if (!response.ok) throw await errorFromResponse(sent, signal, taskId);
   const { text, cut } = await readCapped(response, maxBytes, signal, taskId);
   if (cut) throw protocolError(what, `the answer is larger than ${maxBytes} bytes.`, taskId);
   let json: unknown;
@@ -123,11 +135,33 @@ export async function readEnvelope<Schema extends z.ZodMiniType>(
     json = JSON.parse(text);
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no content type';
-    throw protocolError(what, `the answer is not JSON (${type}).`, taskId, error);
+    throw notTaskwireAnswer(what, `the answer is not JSON (${type}).`, sent.where, taskId, error);
   }
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) throw protocolError(what, describeIssues(parsed.error.issues), taskId);
   return parsed.data;
+}
+
+/**
+ * The `protocol` error of a 2xx answer that is not the service's at all (HTML from a single-page
+ * app's fallback route, say): reason `NOT_A_TASKWIRE_ANSWER`, naming the URL that answered.
+ */
+export function notTaskwireAnswer(
+  what: string,
+  problem: string,
+  where: string,
+  taskId?: string,
+  cause?: unknown,
+): TaskwireError {
+  return new TaskwireError(
+    'protocol',
+    `${what} breaks the contract: ${problem} ${notTheService(where)}`,
+    {
+      reason: 'NOT_A_TASKWIRE_ANSWER',
+      taskId,
+      cause,
+    },
+  );
 }
 
 /** Where a result sits in an answer, for naming a bad field of it. */

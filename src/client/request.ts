@@ -44,6 +44,13 @@ export interface OutgoingRequest {
   call: CallRecord;
 }
 
+/** An answer, and the request it answers as messages name it: `GET https://…/result`. */
+export interface Sent {
+  response: Response;
+  /** The method and the URL (origin and path, never the query), for messages. */
+  where: string;
+}
+
 /** Bytes a header value may hold: `Headers` throws (quoting the value) on CR, LF, NUL or non-Latin-1. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -99,7 +106,7 @@ export function resolveUrl(baseUrl: string, path: string): string {
  * Sends a request with the tokens configured (read afresh; a token left out sends no header), and on a 401 awaits `onUnauthorized` once and sends
  * it once more with the tokens read again. Rejects with `aborted` or `network`; every status resolves.
  */
-export async function send(context: RequestContext, outgoing: OutgoingRequest): Promise<Response> {
+export async function send(context: RequestContext, outgoing: OutgoingRequest): Promise<Sent> {
   const { signal, call, method, path } = outgoing;
   const { taskId } = call;
   const url = resolveUrl(context.baseUrl, path);
@@ -155,6 +162,6 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
       context.feed.report('retry', call, outgoing, 401);
       continue;
     }
-    return response;
+    return { response, where: `${method} ${withoutQuery(url)}` };
   }
 }

@@ -221,11 +221,13 @@ export function createTaskStreamController<
     const { abort } = self;
     const isCurrent = () => current === self;
     let taskId: string | undefined;
+    let answered = false;
     try {
       const stream = callbacks.openStream(params, {
         signal: abort.signal,
         onOpen: (info) => {
           taskId = info.taskId;
+          answered = true;
           if (!isCurrent()) return;
           dispatch({ type: 'open', taskId: info.taskId }, 'soon');
           if (info.taskId !== undefined) callbacks.onTaskId?.(info.taskId);
@@ -258,9 +260,9 @@ export function createTaskStreamController<
         recover(self, knownTaskId);
         return;
       }
-      // A connection never made sent nothing: no task runs, and the error says so already.
+      // Before any answer, the client's error says what happened in the words of every request.
       const outcomeUnknown =
-        failure.code === 'network' && failure.reason !== 'CONNECT_FAILED'
+        failure.code === 'network' && answered
           ? new TaskwireError(
               'network',
               'The stream broke before the task ended and the service sent no task id, so the outcome is unknown.',

@@ -304,7 +304,7 @@ describe('createTaskClient paths', () => {
 });
 
 describe('createTaskClient errors', () => {
-  it('reports an HTML 502 from a proxy as http with the text as body and no reason', async () => {
+  it('reports an HTML 502 from a proxy as http with the text as body, naming the URL that answered', async () => {
     server = await startRawServer((_request, response) => {
       response.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' });
       response.end('<html><body>502 Bad Gateway</body></html>');
@@ -313,11 +313,13 @@ describe('createTaskClient errors', () => {
     const error = await failure(client.getResult('echo', 't1'));
     expect(error.code).toBe('http');
     expect(error.status).toBe(502);
-    expect(error.reason).toBeUndefined();
+    expect(error.reason).toBe('NOT_A_TASKWIRE_ANSWER');
     expect(error.body).toBe('<html><body>502 Bad Gateway</body></html>');
     expect(error.retryable).toBe(true);
     expect(error.taskId).toBe('t1');
-    expect(error.message).toBe('The service answered 502 Bad Gateway.');
+    expect(error.message).toBe(
+      `The answer was 502 Bad Gateway (text/html). GET ${server.url}/workflows/echo/t1/result did not answer as a taskwire service does: the baseUrl may be wrong, or something in between (a proxy, a dev server) answered.`,
+    );
     expect(server.requests).toHaveLength(1);
   });
 

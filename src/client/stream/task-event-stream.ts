@@ -8,8 +8,8 @@ import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import { checkTaskName, requestBody } from '../call-checks.js';
-import { discardBody, errorFromResponse } from '../read-answer.js';
-import { send, type RequestContext } from '../request.js';
+import { discardBody, errorFromResponse, notTaskwireAnswer } from '../read-answer.js';
+import { send, type RequestContext, type Sent } from '../request.js';
 import { describeIssues } from '../../protocol/describe-issues.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { taskIdSchema } from '../../protocol/records.js';
@@ -204,8 +204,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
     this.#armIdle();
-    const response = await this.#post(signal);
-    if (!response.ok) throw await errorFromResponse(response, signal);
+    const sent = await this.#post(signal);
+    const { response } = sent;
+    if (!response.ok) throw await errorFromResponse(sent, signal);
     const taskIdHeader = response.headers.get('x-task-id');
     if (taskIdHeader !== null) {
       if (!taskIdSchema.safeParse(taskIdHeader).success) {
@@ -220,9 +221,10 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     const contentType = response.headers.get('content-type');
     if (!isEventStreamType(contentType)) {
       await discardBody(response);
-      throw protocolError(
+      throw notTaskwireAnswer(
         'The stream answer',
         `its content type is ${contentType ?? 'missing'}, not ${EVENT_STREAM}.`,
+        sent.where,
         this.#taskId,
       );
     }
@@ -239,7 +241,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   }
 
   /** Checks the call and sends the POST (the one retry after a 401 included); never twice. */
-  async #post(signal: AbortSignal): Promise<Response> {
+  async #post(signal: AbortSignal): Promise<Sent> {
     const { context, task, params, schema } = this.#setup;
     const name = checkTaskName(task);
     return send(context, {
