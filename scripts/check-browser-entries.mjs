@@ -21,6 +21,7 @@ const BROWSER_ENTRIES = {
   taskwire: 'index.js',
   'taskwire/client': 'client/index.js',
   'taskwire/reference': 'reference/index.js',
+  'taskwire/server': 'server/index.js', // Web-standard only: edge runtimes have no Node built-ins
 };
 
 const nodeBuiltins = new Set(builtinModules.filter((name) => !name.startsWith('_')));

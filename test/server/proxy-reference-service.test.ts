@@ -4,7 +4,9 @@
  * all the browser has, and `authorize` maps it to the user's token on the server
  * (docs/protocol.md, "The server proxy").
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient } from '../../src/client/index.js';
 import {
@@ -14,7 +16,11 @@ import {
   DEMO_USER_TOKEN,
   OTHER_USER_TOKEN,
 } from '../../src/reference/index.js';
-import { startReferenceServer, type ReferenceServer } from '../../src/reference/node/index.js';
+import {
+  createNodeHandler,
+  startReferenceServer,
+  type ReferenceServer,
+} from '../../src/reference/node/index.js';
 import { createTaskProxy, type TaskProxyOptions } from '../../src/server/index.js';
 
 const BASE_PATH = '/api/taskwire';
@@ -270,5 +276,51 @@ describe('createTaskProxy in front of the reference service', () => {
 
     expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(text).toContain(': keep-alive');
+  });
+
+  it('serves through createNodeHandler where the framework strips the mount path, as Express does', async () => {
+    const service = await startReferenceServer({
+      service: createReferenceService({ timeScale: 0.01 }),
+    });
+    servers.push(service);
+    // No basePath: the mount path is gone from the URL by the time the proxy sees it.
+    const proxy = createTaskProxy({
+      target: service.url,
+      clientToken: DEMO_CLIENT_TOKEN,
+      tasks: ['echo'],
+    });
+    const handler = createNodeHandler(proxy, { pathPrefix: BASE_PATH });
+    // What `app.use('/api/taskwire', handler)` does to the request before calling the handler.
+    const app = createServer((incoming, outgoing) => {
+      if (!incoming.url?.startsWith(`${BASE_PATH}/`)) {
+        outgoing.writeHead(404).end();
+        return;
+      }
+      incoming.url = incoming.url.slice(BASE_PATH.length);
+      void handler(incoming, outgoing);
+    });
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => {
+      app.closeAllConnections();
+      app.close();
+    });
+    const { port } = app.address() as AddressInfo;
+    const client = createTaskClient({
+      baseUrl: `http://127.0.0.1:${port}${BASE_PATH}`,
+      userToken: DEMO_USER_TOKEN,
+    });
+
+    const answer = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ params: { message: 'hi' } }),
+    });
+    const { response } = (await answer.json()) as { response: { id: string } };
+    const executed = await client.execute('echo', { message: 'via express' });
+
+    expect(answer.headers.get('location')).toBe(
+      `${BASE_PATH}/workflows/echo/${response.id}/result`,
+    );
+    expect(executed).toMatchObject({ status: 'COMPLETED', result: { echo: 'via express' } });
   });
 });
