@@ -347,6 +347,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
           `The service did not answer within ${timeoutMs} ms.`,
         );
       }
+      // The browser went away: nobody reads this answer; 499 is what servers log for it.
       if (request.signal.aborted) return new Response(null, { status: 499 });
       return proxyError(502, 'UPSTREAM_UNAVAILABLE', 'The service could not be reached.');
     }
