@@ -1,5 +1,5 @@
 /**
- * `checkService`: the checks of CONTRACT §4.4, run against a team's own service (or its proxy)
+ * `checkService`: the checks of docs/checking-your-service.md, run against a team's own service (or its proxy)
  * from code. The `taskwire-check` command is a thin wrapper over it.
  */
 import { TaskwireError } from '../client/errors.js';
@@ -124,7 +124,7 @@ async function probe(run: CheckRun): Promise<Answer> {
 }
 
 /**
- * Runs every check of CONTRACT §4.4 against the service at `options.baseUrl` and resolves to their
+ * Runs every check of docs/checking-your-service.md against the service at `options.baseUrl` and resolves to their
  * results. It starts few tasks (three, four with a keep-alive task, never more than 20) and says how
  * many. No token's value appears in the report: `curl` commands write them as shell variables.
  *

@@ -1,5 +1,5 @@
 /**
- * The outside of `checkService` (CONTRACT §4.4): its options, and the report it resolves to.
+ * The outside of `checkService` (docs/checking-your-service.md): its options, and the report it resolves to.
  */
 import type { JsonObject } from '../protocol/records.js';
 import type { CheckId } from './check-catalogue.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `taskwire-check` command (CONTRACT §4.4): runs `checkService` against a service and prints one
+ * The `taskwire-check` command (docs/checking-your-service.md): runs `checkService` against a service and prints one
  * line per check, the details of each failure, and how many tasks it started; `--json` prints the
  * report as JSON instead, `--junit <file>` also writes it as JUnit XML. Exit code 0 when every check
  * passed (skipped ones aside), 1 when one failed, 2 when the checks could not run.

@@ -111,7 +111,7 @@ export function checkOptions(run: CheckRun, answer: Answer): void {
         : quote.monetization !== undefined &&
             quote.usageAmount !== undefined &&
             quote.credits !== undefined
-          ? `rule 1 or 2: ${quote.monetization.toolId}, ${quote.usageAmount} × for ${quote.credits} credits`
+          ? `rule 1 or 2, a quote: ${quote.monetization.toolId}, usageAmount ${quote.usageAmount}, ${quote.credits} credits`
           : 'rule 1: a preflight answer';
     run.pass('options.answer', rule);
   }

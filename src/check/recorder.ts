@@ -28,7 +28,7 @@ export interface Secret {
   variable: '$TASKWIRE_USER_TOKEN' | '$TASKWIRE_CLIENT_TOKEN' | '$TASKWIRE_OTHER_USER_TOKEN';
 }
 
-/** The most tasks one run may start (CONTRACT §4.4). */
+/** The most tasks one run may start, whatever a broken service answers. */
 export const MAX_TASKS = 20;
 
 /** A POST that may start a task (docs/protocol.md, "Paths and names"). */

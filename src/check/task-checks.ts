@@ -324,7 +324,7 @@ function checkRetryAfter(run: CheckRun, answers: readonly Answer[]): void {
     if (!whole || seconds < 1 || seconds > MAX_RETRY_AFTER_SECONDS) {
       run.fail('result.retry-after', {
         expected: `Retry-After in whole seconds, 1 to ${MAX_RETRY_AFTER_SECONDS}`,
-        observed: `Retry-After: ${value}${whole && seconds > MAX_RETRY_AFTER_SECONDS ? ' (milliseconds?)' : ''} on a ${String((answer.json as { response: { status: unknown } }).response.status)} record`,
+        observed: `Retry-After: ${value}${whole && seconds > MAX_RETRY_AFTER_SECONDS ? ' (milliseconds?)' : ''} while the task was ${String((answer.json as { response: { status: unknown } }).response.status)}`,
         exchange: answer.exchange,
       });
       return;

@@ -24,6 +24,7 @@ export const docsPageTitles: Readonly<Record<string, string>> = {
   'devtools.md': 'Guides/Devtools and the activity feed',
   'your-own-service.md': 'Guides/Your own service',
   'troubleshooting.md': 'Guides/Troubleshooting',
+  'checking-your-service.md': 'Guides/Checking your service',
   'reference-service-endpoints.md': 'Reference/The reference service',
   'interface-gaps.md': 'Reference/Where the interface document is silent',
   'bundle-size.md': 'Reference/Bundle size',

@@ -19,6 +19,10 @@ import {
 } from './check-fixtures.js';
 
 const protocol = readFileSync(path.resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
+const guide = readFileSync(
+  path.resolve(import.meta.dirname, '../../docs/checking-your-service.md'),
+  'utf8',
+);
 
 /** The anchors of docs/protocol.md's `##` headings, as GitHub and Storybook make them. */
 const anchors = new Set(
@@ -111,6 +115,12 @@ describe('checkService', () => {
       expect(anchors, `${check.id} → #${anchor}`).toContain(anchor);
     }
     expect(new Set(CHECKS.map((check) => check.id)).size).toBe(CHECKS.length);
+  });
+
+  it('explains every check in the guide, under its id', () => {
+    const explained = [...guide.matchAll(/^- \*\*`([a-z-]+\.[a-z-]+)`\*\*:/gm)].map(([, id]) => id);
+    const ids = CHECKS.map((check) => check.id);
+    expect([...explained].sort()).toEqual([...ids].sort());
   });
 
   it('skips what it cannot run, and says what it needs', async () => {

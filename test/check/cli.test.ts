@@ -118,7 +118,7 @@ describe('taskwire-check', () => {
     expect(table.stdout).toMatch(/^ +rule: +docs\/protocol\.md#get-result$/m);
     expect(table.stdout).toMatch(/^ +expected: Retry-After in whole seconds, 1 to 300$/m);
     expect(table.stdout).toMatch(
-      /^ +observed: Retry-After: \d+000 \(milliseconds\?\) on a (ACCEPTED|IN_PROGRESS) record$/m,
+      /^ +observed: Retry-After: \d+000 \(milliseconds\?\) while the task was (ACCEPTED|IN_PROGRESS)$/m,
     );
     expect(table.stdout).toMatch(
       /^ +curl: +curl -i '.*\/workflows\/render-video\/[^/]+\/result' \\$/m,

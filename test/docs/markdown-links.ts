@@ -40,6 +40,7 @@ const entryOfSource: Readonly<Record<string, string>> = {
   'src/reference/index.js': 'taskwire/reference',
   'src/reference/node/index.js': 'taskwire/reference/node',
   'src/testing/index.js': 'taskwire/testing',
+  'src/check/index.js': 'taskwire/check',
   'src/devtools/index.js': 'taskwire/devtools',
   'src/locales/de.js': 'taskwire/locales/de',
 };
