@@ -194,6 +194,11 @@ function proxyLocation(location: string, target: Target, basePath: string): stri
   return basePath + resolved.pathname.slice(target.path.length);
 }
 
+/** Whether a `Content-Type` is JSON: `application/json`, with parameters or without. */
+function isJsonContentType(value: string | null): boolean {
+  return value !== null && /^application\/json\s*(?:;|$)/i.test(value.trim());
+}
+
 /** Whether `id` can be a task id of the protocol (docs/protocol.md, "Paths and names"). */
 function isTaskId(id: string): boolean {
   return id.length <= 256 && id !== '.' && id !== '..';
@@ -237,7 +242,10 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     return `Bearer ${checkedToken(userToken, 'the userToken authorize returned')}`;
   }
 
-  /** The refusals made before the service is asked, in the order of the proxy's checks. */
+  /**
+   * Answers one request: the proxy's own refusals, in the order of its checks (docs/protocol.md,
+   * "The server proxy"), then the service's answer.
+   */
   async function answer(request: Request): Promise<Response> {
     const route = matchProxyRoute(new URL(request.url).pathname, basePath);
     if (route === undefined) return proxyError(404, 'NOT_FOUND', 'No endpoint at this path.');
@@ -257,6 +265,16 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     }
     const authorization = await userAuthorization(request);
     if (authorization instanceof Response) return authorization;
+    // A page of another site can send a cookie-bearing POST only as a form (text/plain and the
+    // like); a JSON one needs a preflight, which the proxy never grants. So a POST that is not JSON
+    // never reaches the service, whatever the service itself would make of it.
+    if (method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) {
+      return proxyError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'A POST must have Content-Type: application/json.',
+      );
+    }
     if (!TASK_NAME_PATTERN.test(route.taskName) || !isAllowed(route.taskName)) {
       // Exactly like a task the service does not have; a name that breaks the rule may be long or
       // hold control characters, so it is not repeated.

@@ -219,6 +219,39 @@ describe('createTaskProxy: what goes upstream', () => {
     ]);
   });
 
+  it('refuses a POST that is not JSON, as a form of another site would send it, with 415 and no upstream request', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, {
+      authorize: () => ({ userToken: 'user-token-from-session' }),
+    });
+
+    const answers = await Promise.all([
+      fetch(`${proxyUrl}/workflows/echo/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', cookie: 'session=abc' },
+        body: '{"params":{"message":"forged"}}',
+      }),
+      fetch(`${proxyUrl}/workflows/echo/execute`, {
+        method: 'POST',
+        headers: { cookie: 'session=abc' },
+        body: 'params=1',
+      }),
+    ]);
+
+    for (const answer of answers) {
+      expect(await refusal(answer)).toMatchObject({
+        statusCode: 415,
+        reason: 'UNSUPPORTED_MEDIA_TYPE',
+      });
+    }
+    expect(upstream.requests).toHaveLength(0);
+    await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+      body: '{"params":{}}',
+    });
+    expect(upstream.requests).toHaveLength(1);
+  });
+
   it('answers paths that are no endpoint, wrong methods and preflights itself', async () => {
     const { upstream, proxyUrl } = await proxiedUpstream(accept);
 
