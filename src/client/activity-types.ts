@@ -132,7 +132,7 @@ export interface CallRecord {
  * What a report reads of a request: its method, path and extra headers (only the
  * Idempotency-Key; the tokens are never among them).
  */
-export interface SentRequest {
+interface SentRequest {
   method: 'GET' | 'POST';
   path: string;
   headers?: Record<string, string> | undefined;
@@ -154,7 +154,7 @@ export type RawActivity =
   | [type: 'error', call: CallRecord, error: unknown];
 
 /** Reports one activity; does nothing while no one listens. */
-export type ReportActivity = (...raw: RawActivity) => void;
+type ReportActivity = (...raw: RawActivity) => void;
 
 /** The activity feed of one client. */
 export interface ActivityFeed {

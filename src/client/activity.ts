@@ -36,7 +36,7 @@ export function deliver(listeners: ReadonlySet<TaskwireActivityListener>, raw: R
  * a request's headers, so no token can reach it. A rejection that is not a `TaskwireError` (none
  * should be) is not reported.
  */
-export function buildActivity(raw: RawActivity): TaskwireActivity | undefined {
+function buildActivity(raw: RawActivity): TaskwireActivity | undefined {
   const record = raw[1];
   const call: ActivityCall = {
     call: record.call,

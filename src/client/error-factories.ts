@@ -6,7 +6,7 @@
 import { TaskwireError } from './errors.js';
 
 /** Client-side refusal reasons: requests the client will not send because they break the contract. */
-export type RefusalReason =
+type RefusalReason =
   | 'INVALID_TASK_NAME'
   | 'INVALID_TASK_ID'
   | 'INVALID_PARAMS'

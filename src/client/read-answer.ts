@@ -30,7 +30,7 @@ export async function discardBody(response: Response): Promise<void> {
  * never read whole, and `cut` is true. An abort or a connection that breaks mid-body become typed
  * errors.
  */
-export async function readCapped(
+async function readCapped(
   response: Response,
   limit: number,
   signal: AbortSignal,
@@ -106,7 +106,7 @@ export async function errorFromResponse(
 }
 
 /** How to read one JSON answer. */
-export interface ReadOptions {
+interface ReadOptions {
   signal: AbortSignal;
   /** Which answer this is, for messages: "The answer to Get Result 'echo'". */
   what: string;

@@ -29,7 +29,7 @@ export interface RequestContext {
 }
 
 /** One request to send. */
-export interface OutgoingRequest {
+interface OutgoingRequest {
   method: 'GET' | 'POST';
   /** The path below the base URL, already encoded. */
   path: string;
@@ -89,7 +89,7 @@ async function readToken(
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
 
 /** The full URL of `path`, or a refusal when the base URL is relative and there is no page to resolve it. */
-export function resolveUrl(baseUrl: string, path: string): string {
+function resolveUrl(baseUrl: string, path: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (ABSOLUTE_URL.test(base)) return base + path;
   const location = (globalThis as { location?: { href?: string } }).location;

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient, TaskwireError } from '../../src/client/index.js';
 import { createReferenceService, demoTaskSchemas } from '../../src/reference/index.js';
-import { pollTaskRecord } from '../../src/state/poll-task-record.js';
+import { pollTaskRecord } from '../support/poll-task-record.js';
 import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
 import { startRawServer, type RawServer } from './raw-server.js';
 

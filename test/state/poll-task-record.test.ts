@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TaskwireError } from '../../src/client/errors.js';
 import type { TaskRecord } from '../../src/protocol/records.js';
-import { pollTaskRecord } from '../../src/state/poll-task-record.js';
+import { pollTaskRecord } from '../support/poll-task-record.js';
 import { createTaskClient } from '../../src/client/index.js';
 import {
   createReferenceService,

@@ -8,7 +8,7 @@ import {
   DEMO_USER_TOKEN,
   demoTaskSchemas,
 } from '../../src/reference/index.js';
-import { pollTaskRecord } from '../../src/state/poll-task-record.js';
+import { pollTaskRecord } from '../support/poll-task-record.js';
 import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
 import type { TaskRecordListener } from '../../src/state/watch-task-record.js';
 import { cutStreamBody } from '../support/cut-stream-body.js';

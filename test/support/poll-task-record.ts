@@ -1,13 +1,15 @@
 /**
- * A {@link WatchTaskRecord} without any framework: reads the record with the client's Get Result on
- * the schedule of the polling policy (the same one `useTaskResult` follows), until the task ends,
- * the policy gives up, or the watch is stopped.
+ * A {@link WatchTaskRecord} without any framework, for tests of the stream's state machine without
+ * React: reads the record with the client's Get Result on the schedule of the polling policy (the
+ * same one `useTaskResult` follows), until the task ends, the policy gives up, or the watch is
+ * stopped. The package itself gives the state machine the React layer's watch
+ * (src/react/query-record-watcher.ts), so this loop lives with the tests.
  */
-import { TaskwireError } from '../client/errors.js';
-import type { GetResultOptions } from '../client/types.js';
-import type { TaskRecord, TaskStatus } from '../protocol/records.js';
-import { nextPollDelay, type PollingPolicyOptions } from './polling-policy.js';
-import type { WatchTaskRecord } from './watch-task-record.js';
+import { TaskwireError } from '../../src/client/errors.js';
+import type { GetResultOptions } from '../../src/client/types.js';
+import type { TaskRecord, TaskStatus } from '../../src/protocol/records.js';
+import { nextPollDelay, type PollingPolicyOptions } from '../../src/state/polling-policy.js';
+import type { WatchTaskRecord } from '../../src/state/watch-task-record.js';
 
 /** Reads a task's record once: a bound `client.getResult(task, id, options)`. */
 export type ReadTaskRecord<Result> = (

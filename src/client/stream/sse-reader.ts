@@ -22,7 +22,7 @@ export class EventTooLargeError extends Error {
 }
 
 /** Options of {@link createEventStreamReader}. */
-export interface EventStreamReaderOptions {
+interface EventStreamReaderOptions {
   /**
    * The largest event accepted: the most the parser may hold of an event that has not ended (its
    * data so far and a line not yet ended), and the longest data of an event, in characters (as
