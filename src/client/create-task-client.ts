@@ -13,6 +13,9 @@ import { checkTaskId, checkTaskName, randomKey, requestBody } from './call-check
 import { checkResult, readEnvelope } from './read-answer.js';
 import { send, type RequestContext, type Sent } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
+import { BudgetedTaskStream } from './stream/budgeted-task-stream.js';
+import { followWith } from './stream/follow-by-polling.js';
+import { checkMaxOpenStreams, streamBudget } from './stream/stream-slots.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
 import { envelopeSchema, taskRecordSchema } from '../protocol/records.js';
@@ -118,6 +121,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   };
   const executeTimeoutMs = config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
   const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const takeStreamSlot = streamBudget(baseUrl, checkMaxOpenStreams(config.maxOpenStreams));
 
   /** The task's schemas from the config's map, if it has an entry for it. */
   function schemaOf(task: unknown): TaskSchema | undefined {
@@ -262,15 +266,23 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
 
     stream(task: string, params: unknown, options: StreamOptions = {}) {
       // Checks run on the first `next()`, so a bad name or params reject it, never throw here.
-      return new TaskEventStream({
-        context,
-        task,
-        params,
-        schema: schemaOf(task),
-        maxEventBytes: config.maxEventBytes,
-        idleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-        signal: options.signal,
-        onOpen: options.onOpen,
+      // Under the stream budget (docs/protocol.md, "The stream budget"): over it, Submit and poll.
+      const idleTimeoutMs = config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+      return new BudgetedTaskStream({
+        options,
+        takeSlot: takeStreamSlot,
+        openStream: ({ signal, onOpen }) =>
+          new TaskEventStream({
+            context,
+            task,
+            params,
+            schema: schemaOf(task),
+            maxEventBytes: config.maxEventBytes,
+            idleTimeoutMs,
+            signal,
+            onOpen,
+          }),
+        follow: followWith(client, task, params, idleTimeoutMs),
       });
     },
 

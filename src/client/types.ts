@@ -63,6 +63,15 @@ export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
   /** The largest stream event accepted, in bytes. Defaults to `16 * 1024 * 1024`. */
   maxEventBytes?: number;
   /**
+   * The most streams to this service's origin open at once across the tabs of one browser (held as
+   * Web Locks where the browser has them, else counted in the page), so streams never take all of
+   * the browser's six HTTP/1.1 connections per host. A stream started beyond it starts its task at
+   * once with Submit and follows it with Get Result: the same events, but custom events arrive as
+   * references `{ type, eventId }` without their payload (docs/protocol.md, "The stream budget").
+   * A whole number of at least 1. Defaults to `4`.
+   */
+  maxOpenStreams?: number;
+  /**
    * A name for what this client sees, placed in every query key the hooks write
    * (`['taskwire', scope, …]`), so that two clients sharing one QueryClient (two users, two services)
    * never share a cache entry. An app that switches users sets it to the user's id. Defaults to
