@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { CHECKS, checkService, type CheckReport } from '../../src/check/index.js';
+import { CHECKS, checkService, toJUnitXml, type CheckReport } from '../../src/check/index.js';
 import { TaskwireError } from '../../src/client/index.js';
 import { startReferenceServer } from '../../src/reference/node/index.js';
 import {
@@ -17,6 +17,7 @@ import {
   USER_TOKEN,
   WITH_KEEP_ALIVE,
 } from './check-fixtures.js';
+import { elementsNamed, parseXml } from './parse-xml.js';
 
 const protocol = readFileSync(path.resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
 const guide = readFileSync(
@@ -213,5 +214,41 @@ describe('checkService', () => {
     await expect(checkService({ ...base, task: '../admin' })).rejects.toThrow(/not a task name/);
     await expect(checkService({ ...base, pollIntervalMs: 0 })).rejects.toThrow(/pollIntervalMs/);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('toJUnitXml', () => {
+  it('writes XML that parses, whatever the text of a result holds', () => {
+    const report: CheckReport = {
+      baseUrl: 'http://taskwire.test',
+      task: 'echo',
+      params: {},
+      results: [
+        {
+          ...CHECKS[0],
+          outcome: 'fail',
+          expected: '401 & <nothing else>',
+          observed: `200 "quoted" 'single' \u0001 <html>`,
+          curl: "curl -i 'http://taskwire.test/a?b=1&c=2'",
+        },
+        { ...CHECKS[1], outcome: 'skipped', why: 'needs <this> & "that"' },
+        { ...CHECKS[2], outcome: 'pass' },
+      ],
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      tasksStarted: 0,
+      durationMs: 12,
+    };
+    const suites = parseXml(toJUnitXml(report));
+    const [failure] = elementsNamed(suites, 'failure');
+    expect(failure!.attributes.message).toBe(`200 "quoted" 'single'  <html>`);
+    expect(failure!.text).toContain("curl -i 'http://taskwire.test/a?b=1&c=2'");
+    expect(elementsNamed(suites, 'skipped')[0]!.attributes.message).toBe('needs <this> & "that"');
+    expect(elementsNamed(suites, 'testcase')).toHaveLength(3);
+    // The reader refuses what a CI would refuse.
+    expect(() => parseXml('<a><b></a></b>')).toThrow(SyntaxError);
+    expect(() => parseXml('<a>1 < 2</a>')).toThrow(SyntaxError);
+    expect(() => parseXml('<a>&nbsp;</a>')).toThrow(SyntaxError);
   });
 });
