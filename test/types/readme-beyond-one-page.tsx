@@ -16,6 +16,9 @@ const client = createTaskClient({
   baseUrl: '/taskwire',
   userToken: 'demo-user-token',
   clientToken: 'demo-client-token',
+  // Required with a journal: the signed-in user's id, so one user's tasks never reach another's
+  // screen in this browser (a journal without it throws SCOPE_REQUIRED).
+  scope: 'demo-user',
 });
 // Logging and metrics: every request, retry, answer, stream event and error; never a token.
 client.subscribe((activity) => {
