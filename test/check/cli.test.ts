@@ -16,6 +16,7 @@ import { brokenServices } from './broken-services.js';
 import { elementsNamed, parseXml } from './parse-xml.js';
 import {
   checkedService,
+  silentTask,
   CLIENT_TOKEN,
   OTHER_USER_TOKEN,
   TOKENS,
@@ -73,17 +74,24 @@ describe('taskwire-check', () => {
   it('exits 0 against the reference service, with one line per check and no token', async () => {
     const server = await startReferenceServer({ service: checkedService() });
     onTestFinished(() => server.close());
-    const { code, stdout, stderr } = await runCli([server.url, ...tokenFlags]);
+    const { code, stdout, stderr } = await runCli([
+      server.url,
+      ...tokenFlags,
+      '--keep-alive-task',
+      silentTask.name,
+      '--keep-alive-params',
+      '{}',
+    ]);
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
     for (const check of CHECKS)
-      expect(stdout).toMatch(new RegExp(`^(PASS|SKIP) +${check.id.replace('.', '\\.')} `, 'm'));
+      expect(stdout).toMatch(new RegExp(`^PASS +${check.id.replace('.', '\\.')} `, 'm'));
     expect(stdout).toMatch(
-      /^SKIP +stream\.keep-alive .*\n +skipped: needs a task whose stream stays silent for more than 15 s \(--keep-alive-task\)$/m,
+      /^PASS +stream\.keep-alive .*\(\d+ comment lines; longest silence [\d.]+ s\)$/m,
     );
     expect(stdout).toContain(
-      `29 checks: 28 passed, 0 failed, 1 skipped. Started 3 tasks (at most 20)`,
+      `29 checks: 29 passed, 0 failed, 0 skipped. Started 4 tasks (at most 20)`,
     );
     // Not a terminal: no progress line, no escape codes.
     expect(stdout).not.toContain('\r');
@@ -125,6 +133,9 @@ describe('taskwire-check', () => {
     );
     expect(table.stdout).toContain('-H "authorization: Bearer $TASKWIRE_USER_TOKEN"');
     expect(table.stdout).toContain('1 failed');
+    expect(table.stdout).toMatch(
+      /^SKIP +stream\.keep-alive .*\n +skipped: needs a task whose stream stays silent for more than 15 s \(--keep-alive-task\)$/m,
+    );
 
     const json = await runCli([server.url, ...task, '--json', '--junit', junitFile], env);
     expect(json.code).toBe(1);
