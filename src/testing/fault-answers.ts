@@ -118,25 +118,32 @@ export function cutAfterEvents(response: Response, limit: number): Response {
   if (response.body === null || !contentType.startsWith('text/event-stream')) return response;
   const reader = response.body.getReader();
   const counter = new EventCounter();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // The break comes on the read after the last event, so that the event is not dropped from
-      // the queue with it.
-      if (counter.events >= limit) {
-        await reader.cancel();
-        controller.error(new TypeError('terminated: other side closed'));
-        return;
-      }
-      const { done, value } = await reader.read();
-      if (done) {
-        controller.close();
-        return;
-      }
-      const cut = counter.cutPoint(value, limit);
-      if (cut === undefined) controller.enqueue(value);
-      else if (cut > 0) controller.enqueue(value.subarray(0, cut));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // The break comes on the read after the last event, so that the event is not dropped from
+        // the queue with it.
+        if (counter.events >= limit) {
+          await reader.cancel();
+          controller.error(new TypeError('terminated: other side closed'));
+          return;
+        }
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        const cut = counter.cutPoint(value, limit);
+        if (cut === undefined) controller.enqueue(value);
+        else if (cut > 0) controller.enqueue(value.subarray(0, cut));
+      },
+      cancel: (reason) => reader.cancel(reason),
+      // No read ahead: pull runs only when the reader downstream asks for more. With the default
+      // (one chunk ahead) the break came while the last event was still on its way through a stream
+      // in between (msw's clone of the answer, a pipe to a service worker), and erroring that stream
+      // dropped the event from its queue.
     },
-    cancel: (reason) => reader.cancel(reason),
-  });
+    new CountQueuingStrategy({ highWaterMark: 0 }),
+  );
   return new Response(body, { status: response.status, headers: response.headers });
 }

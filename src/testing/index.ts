@@ -2,8 +2,8 @@
  * `taskwire/testing`: what an app's own tests need to exercise its taskwire screens against the real
  * client and an in-process reference service: scripted tasks, network faults on cue, a log of the
  * requests, a `render` and a `renderHook` with both providers, and Mock Service Worker handlers.
- * Needs `@testing-library/react` and `msw` 2, the package's optional peers; nothing in the other
- * entries imports it.
+ * Needs `@testing-library/react`, an optional peer of the package; `msw` 2, the other, only for
+ * `taskwireHandlers`, so an app without msw loads the rest. Nothing in the other entries imports it.
  *
  * @packageDocumentation
  */

@@ -20,7 +20,11 @@ import {
   type ReferenceService,
 } from '../reference/create-reference-service.js';
 import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKEN } from '../reference/demo-tasks.js';
-import { TaskwireProvider, type AnyTaskClient } from '../react/taskwire-provider.js';
+import {
+  TaskwireProvider,
+  type AnyTaskClient,
+  type TaskwireProviderProps,
+} from '../react/taskwire-provider.js';
 import type { FetchService } from './fetch-service.js';
 
 /** Options of {@link renderWithTaskwire} and {@link renderHookWithTaskwire}; every member is optional. */
@@ -38,6 +42,18 @@ export interface TaskwireTestOptions<Service extends FetchService = ReferenceSer
    * used when `client` is given.
    */
   clientConfig?: Partial<TaskClientConfig>;
+  /**
+   * The default client's `scope` (the signed-in user's id), which a `journal` needs to keep
+   * anything; `clientConfig.scope` wins over it. Not used when `client` is given. Defaults to none
+   * (the client's scope is then its base URL, and a journal stores nothing).
+   */
+  scope?: string;
+  /** The provider's journal (`createTaskJournal`), for a `<TaskList>` or a resumed task. Defaults to none. */
+  journal?: TaskwireProviderProps['journal'];
+  /** The provider's messages (`de` from `taskwire/locales/de`, or a part). Defaults to English. */
+  messages?: TaskwireProviderProps['messages'];
+  /** The provider's locale, for figures and times. Defaults to the user's. */
+  locale?: TaskwireProviderProps['locale'];
   /** The QueryClient. Defaults to a new one that retries no query and no mutation by default. */
   queryClient?: QueryClient;
   /** A component of the test's own (a `Profiler`, an app's context) around the UI, inside both providers. */
@@ -69,6 +85,7 @@ function taskwireTestProviders<Service extends FetchService>(
       userToken: DEMO_USER_TOKEN,
       clientToken: DEMO_CLIENT_TOKEN,
       fetch: (request) => service.fetch(request),
+      ...(options.scope === undefined ? {} : { scope: options.scope }),
       ...options.clientConfig,
     });
   const queryClient =
@@ -80,7 +97,12 @@ function taskwireTestProviders<Service extends FetchService>(
   function TaskwireTestProviders({ children }: { children?: ReactNode }) {
     return (
       <QueryClientProvider client={queryClient}>
-        <TaskwireProvider client={client}>
+        <TaskwireProvider
+          client={client}
+          journal={options.journal}
+          messages={options.messages}
+          {...(options.locale === undefined ? {} : { locale: options.locale })}
+        >
           {Inner ? <Inner>{children}</Inner> : children}
         </TaskwireProvider>
       </QueryClientProvider>

@@ -3,13 +3,20 @@
  * real client on the given service or a new reference service, all handed back to the test.
  */
 import { QueryClient, useMutation, useQuery } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import { createContext, useContext } from 'react';
 import { waitFor } from '@testing-library/react';
-import { useSubmitTask, useTaskClient, useTaskOptions } from '../../src/react/index.js';
+import {
+  useSubmitTask,
+  useTaskClient,
+  useTaskList,
+  useTaskOptions,
+} from '../../src/react/index.js';
+import { CreditCostPreview, createTaskJournal, TaskList } from '../../src/index.js';
+import { de } from '../../src/locales/de.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
@@ -171,5 +178,49 @@ describe('renderHookWithTaskwire', () => {
     expect(
       await screen.findByRole('region', { name: 'Wrapped' }).then((region) => region.textContent),
     ).toMatch(/Waiting|Echo: wrapped/);
+  });
+});
+
+describe('the provider options: journal, scope, messages and locale', () => {
+  it('renders a German task list from a journal kept under the given scope', async () => {
+    function Start() {
+      const submit = useSubmitTask('echo', { resumeKey: 'greeting' });
+      return (
+        <button type="button" onClick={() => submit.mutate({ params: { message: 'hallo' } })}>
+          Start
+        </button>
+      );
+    }
+    const journal = createTaskJournal({ storage: 'memory' });
+    const view = renderWithTaskwire(
+      <>
+        <Start />
+        <TaskList />
+        <CreditCostPreview quote={{ credits: 7.5 }} />
+      </>,
+      { journal, scope: 'user-1', messages: de, locale: 'de' },
+    );
+    services.push(view.service);
+    expect(view.client.scope).toBe('user-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Start' }));
+    const list = await screen.findByRole('list', { name: 'Aufgaben' });
+    await waitFor(() => expect(within(list).getByText('Abgeschlossen')).toBeInTheDocument());
+    expect(journal.entries('user-1')).toMatchObject([{ task: 'echo' }]);
+    expect(screen.getByText('7,5 Credits')).toBeInTheDocument();
+  });
+
+  it('gives a hook the same providers', async () => {
+    const journal = createTaskJournal({ storage: 'memory' });
+    const first = renderHookWithTaskwire(() => useTaskList(), { journal, scope: 'user-2' });
+    services.push(first.service);
+    expect(first.client.scope).toBe('user-2');
+    expect(first.result.current).toEqual([]);
+    const { id, status } = await first.client.submit('echo', { message: 'hallo' });
+    act(() => {
+      journal.record('user-2', { task: 'echo', id, mode: 'submit', status, startedAt: Date.now() });
+    });
+    await waitFor(() =>
+      expect(first.result.current).toMatchObject([{ entry: { id, task: 'echo' } }]),
+    );
   });
 });

@@ -38,9 +38,18 @@ const paced = scriptTask('paced', [
   { complete: { done: true } },
 ]);
 
+/** Four events written at once, with nothing between them. */
+const burst = scriptTask('burst', [
+  { progress: [20, 4] },
+  { progress: [40, 3] },
+  { progress: [60, 2] },
+  { progress: [80, 1] },
+  { complete: { done: true } },
+]);
+
 /** A service behind `network` at `BASE`, with `faults`, and a client that uses the global fetch. */
 function serveOver(network: MockNetwork, faults: Fault[] = []) {
-  const service = createReferenceService({ tasks: [...demoTasks, paced], timeScale: 1 });
+  const service = createReferenceService({ tasks: [...demoTasks, paced, burst], timeScale: 1 });
   services.push(service);
   network.use(...taskwireHandlers(withFaults(service, faults), { baseUrl: BASE }));
   const client = createTaskClient({
@@ -121,6 +130,25 @@ export function describeTaskwireHandlers(
         id: stream.taskId,
       });
     });
+
+    it.each([1, 2, 3])(
+      'lets exactly %i events through with cutAfterEvents, when they come back to back',
+      async (limit) => {
+        // Written with no wait between them, so the break follows the last event at once: it
+        // must not overtake that event on its way through msw.
+        const { client } = serve([{ endpoint: 'stream', cutAfterEvents: limit }]);
+        const stream = client.stream('burst', {});
+        const seen: string[] = [];
+        const ended = await (async () => {
+          for await (const event of stream) {
+            seen.push(event.type === 'task.progress' ? `progress ${event.percent}` : event.type);
+          }
+          return 'ended';
+        })().catch((error: unknown) => error);
+        expect(seen).toEqual(['progress 20', 'progress 40', 'progress 60'].slice(0, limit));
+        expect(ended).toMatchObject({ name: 'TaskwireError', code: 'network' });
+      },
+    );
 
     it('passes /openapi.json through as the service answers it', async () => {
       const { service } = serve();
