@@ -6,7 +6,6 @@
  * fake timers drive the polls of the streams over budget.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
 import type { TaskwireError } from '../../src/client/index.js';
 import {
   createTaskClient,
@@ -15,33 +14,14 @@ import {
 } from '../../src/client/index.js';
 import {
   createReferenceService,
-  defineTask,
   DEMO_CLIENT_TOKEN,
   DEMO_USER_TOKEN,
 } from '../../src/reference/index.js';
 import { recordRequests, withFaults, type Fault } from '../../src/testing/index.js';
 import { browserConnections } from '../support/browser-connections.js';
+import { gatedTask } from '../support/gated-task.js';
 import { createInMemoryWebLocks } from '../support/in-memory-web-locks.js';
 import { advanceUntil, settleOnFakeClock, trackRequests } from '../support/fake-clock.js';
-
-/** A task that reports progress and a custom event, then waits for the test to open its gate. */
-function gatedTask() {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const task = defineTask({
-    name: 'gated',
-    params: z.object({ n: z.number(), fail: z.optional(z.boolean()) }),
-    async run(context, params) {
-      context.progress(10, 5);
-      context.emit('started', { n: params.n });
-      await gate;
-      if (params.fail) context.fail('GAVE_UP', `Task ${params.n} gave up.`);
-      context.progress(100, 0);
-      return { n: params.n };
-    },
-  });
-  return { task, open };
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
