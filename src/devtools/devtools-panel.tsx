@@ -105,6 +105,19 @@ function TaskDetails({ task }: { task: DevtoolsTask }) {
   );
 }
 
+/**
+ * What the toggle counts: the tasks the client started or followed, and apart from them its price
+ * quotes (Options calls start no task), "2 tasks, 1 price quote".
+ */
+function countsOf(tasks: readonly DevtoolsTask[]): string {
+  const quotes = tasks.filter((task) => task.mode === 'options').length;
+  const started = tasks.length - quotes;
+  const counted = `${started} ${started === 1 ? 'task' : 'tasks'}`;
+  return quotes === 0
+    ? counted
+    : `${counted}, ${quotes} ${quotes === 1 ? 'price quote' : 'price quotes'}`;
+}
+
 /** The panel: the toggle and, when open, filters, tasks and the selected task's timeline. */
 export default function DevtoolsPanel({
   recorder,
@@ -174,7 +187,7 @@ export default function DevtoolsPanel({
         aria-controls={open ? `${id}-panel` : undefined}
         onClick={() => (open ? close() : setOpen(true))}
       >
-        Taskwire devtools ({tasks.length} {tasks.length === 1 ? 'task' : 'tasks'})
+        Taskwire devtools ({countsOf(tasks)})
       </button>
       {open && (
         <section

@@ -161,6 +161,26 @@ export function describeDevtools(
       expect(within(details()).getByText('Quote: 1 credit', { exact: false })).toBeInTheDocument();
     });
 
+    it('counts tasks, not price quotes', async () => {
+      const client = freshClient();
+      render(<TaskwireDevtools client={client} placement="inline" />);
+      const params = { text: 'Hallo', targetLanguage: 'en' };
+      await client.options('translate-text', params);
+      await client.options('translate-text', { ...params, text: 'Hallo Welt' });
+      await submitAndPoll(client, 'translate-text', params);
+      expect(
+        await screen.findByRole('button', {
+          name: 'Taskwire devtools (1 task, 2 price quotes)',
+        }),
+      ).toBeInTheDocument();
+      await submitAndPoll(client, 'failing-task', {});
+      expect(
+        await screen.findByRole('button', {
+          name: 'Taskwire devtools (2 tasks, 2 price quotes)',
+        }),
+      ).toBeInTheDocument();
+    });
+
     it('shows an error answer in the timeline', async () => {
       const user = newUser();
       const client = freshClient();
