@@ -3,9 +3,11 @@
  * first 2.5 s from the first tab's mount, while the task runs), against the reference service
  * in-process. Each tab is what a browser tab has (docs/protocol.md, "The hooks"): a React root of its own, a client,
  * a QueryClient and a journal object, the journals over one shared storage and so one
- * BroadcastChannel (Node's). Tabs mount 100 ms apart. Twice, as bench/hooks-poll-sharing.tsx: with
+ * BroadcastChannel (Node's), and each tab a LockManager of one in-memory Web Locks space (Node has no
+ * `navigator.locks`; test/support/in-memory-web-locks.ts stands in for the browser's). Tabs mount
+ * 100 ms apart. Twice, as bench/hooks-poll-sharing.tsx: with
  * the polling floor governing (the service's `Retry-After` removed by the transport) and as served.
- * For comparison, not against a goal: one tab without a journal (no sharing, no discovery), and
+ * For comparison, not against a goal: one tab without a journal (no sharing), and
  * the largest N with `sharePolling: false` (each tab on its own schedule).
  */
 import { frames } from './hooks-dom.js';
@@ -13,7 +15,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useLayoutEffect, type ReactNode } from 'react';
 import { createTaskClient } from '../src/client/index.js';
 import type { PollingPolicyOptions } from '../src/state/polling-policy.js';
-import { DISCOVERY_MS } from '../src/state/tab-poll-sharing.js';
 import { createTaskJournal, type TaskJournal } from '../src/state/task-journal.js';
 import { TaskwireProvider, useTaskResult } from '../src/react/index.js';
 import {
@@ -30,6 +31,23 @@ import {
   type BenchReport,
 } from './bench-report.js';
 import { mount, sleep, until } from './hooks-kit.js';
+import { createInMemoryWebLocks } from '../test/support/in-memory-web-locks.js';
+
+/**
+ * A journal made while `navigator.locks` is `locks`, as a tab's journal takes its tab's Web Locks
+ * when it is made.
+ */
+function journalOfTab(locks: LockManager, options: Parameters<typeof createTaskJournal>[0]) {
+  const navigator = ((globalThis as { navigator?: object }).navigator ??= {});
+  const before = Object.getOwnPropertyDescriptor(navigator, 'locks');
+  Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
+  try {
+    return createTaskJournal(options);
+  } finally {
+    if (before) Object.defineProperty(navigator, 'locks', before);
+    else delete (navigator as { locks?: unknown }).locks;
+  }
+}
 
 const TAB_COUNTS = [1, 2, 4] as const;
 const MOUNT_GAP_MS = 100;
@@ -100,6 +118,7 @@ async function countRequests(variant: Variant, setting: Setting, tabs: number): 
   const scope = `bench-tabs-${runs}`;
   const service = createReferenceService({ tasks: [watchedTask], timeScale: TIME_SCALE });
   const storage = sharedStorage();
+  const locks = createInMemoryWebLocks();
   const requests: Array<{ tab: number; at: number }> = [];
   const statuses = new Map<number, string | undefined>();
   const views: Array<{ unmount: () => void }> = [];
@@ -126,7 +145,10 @@ async function countRequests(variant: Variant, setting: Setting, tabs: number): 
     const journal: TaskJournal | undefined =
       setting === 'no journal'
         ? undefined
-        : createTaskJournal({ storage, sharePolling: setting === 'shared' });
+        : journalOfTab(locks.tab(`tab-${String(tab)}`), {
+            storage,
+            sharePolling: setting === 'shared',
+          });
     const Providers = ({ children }: { children?: ReactNode }) => (
       <QueryClientProvider client={queryClient}>
         <TaskwireProvider client={client} journal={journal}>
@@ -260,7 +282,7 @@ export default async function run(): Promise<BenchReport> {
     values: { figure: after },
   });
   const notes = [
-    `Counted: GET …/result requests of every tab in the first ${WINDOW_MS} ms from the first tab's mount (the same window for every N: after the last mount, before the task can end). Tabs mount ${MOUNT_GAP_MS} ms apart, each a React root with its own client, QueryClient and journal object over one shared storage (so one BroadcastChannel, per client scope). The task (a script of taskwire/testing) reports progress every ${1000 * TIME_SCALE} ms with no time left announced and ends after about ${(TASK_SECONDS * TIME_SCALE).toFixed(1)} s. Polling: every ${POLLING.minIntervalMs} ms (floor and ceiling), or the service's Retry-After as served; one uncounted run warms up first. "no journal" (1 tab) and "sharePolling: false" (${most} tabs) are shown for comparison: the first has no discovery wait (${DISCOVERY_MS} ms before a tab's first read of a task), the second is what the tabs would cost without sharing.`,
+    `Counted: GET …/result requests of every tab in the first ${WINDOW_MS} ms from the first tab's mount (the same window for every N: after the last mount, before the task can end). Tabs mount ${MOUNT_GAP_MS} ms apart, each a React root with its own client, QueryClient and journal object over one shared storage (so one BroadcastChannel, per client scope) and one Web Locks space (a lock per task names the polling tab). The task (a script of taskwire/testing) reports progress every ${1000 * TIME_SCALE} ms with no time left announced and ends after about ${(TASK_SECONDS * TIME_SCALE).toFixed(1)} s. Polling: every ${POLLING.minIntervalMs} ms (floor and ceiling), or the service's Retry-After as served; one uncounted run warms up first. "no journal" (1 tab) and "sharePolling: false" (${most} tabs) are shown for comparison: the first shares nothing, the second is what the tabs would cost without sharing.`,
     ...goals.map(goalLine),
   ];
   return {

@@ -71,6 +71,7 @@ export const sampleArguments: SampleArguments = {
       ['#', '#', true],
       ['#', '#', false],
     ],
+    readFailed: [[404], [410], [401], [500], [undefined]],
   },
 };
 

@@ -92,6 +92,13 @@ export const de: TaskwireMessages = {
     dismiss: 'Ausblenden',
     dismissLabel: (task, time, today) =>
       `${task} ausblenden, gestartet ${today ? 'um' : 'am'} ${time}`,
+    readFailed: (status) =>
+      status === 404 || status === 410
+        ? 'Nicht mehr beim Dienst'
+        : status === 401
+          ? 'Zum Lesen nicht angemeldet'
+          : 'Nicht lesbar',
+    outcomeUnknown: 'Ausgang unbekannt',
   },
   errors: {
     http: (status) =>

@@ -1,9 +1,13 @@
 'use client';
-import { createContext, useContext, type ReactNode } from 'react';
+import { QueryClientContext } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { TaskwireError } from '../client/errors.js';
 import type { TaskClient } from '../client/types.js';
+import type { TaskRecord } from '../protocol/records.js';
 import type { Locale } from '../components/format.js';
 import { TaskwireMessagesProvider } from '../components/messages/messages-provider.js';
 import type { TaskwireMessagesOverride } from '../components/messages/messages.js';
+import { journalSession, type JournalSession } from '../state/journal-session.js';
 import type { TaskJournal } from '../state/task-journal.js';
 import type { RegisteredTasks } from './register.js';
 
@@ -15,7 +19,7 @@ import type { RegisteredTasks } from './register.js';
 export type AnyTaskClient = TaskClient<any>;
 
 const TaskClientContext = createContext<AnyTaskClient | undefined>(undefined);
-const TaskJournalContext = createContext<TaskJournal | undefined>(undefined);
+const JournalSessionContext = createContext<JournalSession | undefined>(undefined);
 
 /** Props of {@link TaskwireProvider}. */
 export interface TaskwireProviderProps {
@@ -23,7 +27,9 @@ export interface TaskwireProviderProps {
   client: AnyTaskClient;
   /**
    * Where the hooks below record the tasks they start (`createTaskJournal`), so that a reload or
-   * another tab can take them up again. Without one nothing is stored. Defaults to none.
+   * another tab can take them up again, kept per user: the client's `scope` must be set explicitly
+   * (`createTaskClient({ scope })`, the signed-in user's id). Without one nothing is stored.
+   * Defaults to none.
    */
   journal?: TaskJournal | undefined;
   /**
@@ -45,6 +51,14 @@ export interface TaskwireProviderProps {
  * Gives the hooks below it their task client, and the journal they record tasks in, if any; and
  * the components below their messages and locale. Place it inside TanStack Query's
  * `QueryClientProvider`.
+ *
+ * With a journal, it owns the one view of it the hooks below read: the entries of the client's
+ * scope, whose statuses follow every record a query of that scope reads. Another client (a
+ * log-out and log-in) switches every hook below to the new scope's entries at once.
+ *
+ * @throws TaskwireError (`protocol`, `SCOPE_REQUIRED`) when given a journal and a client whose
+ * `scope` was not set explicitly: a journal keeps tasks per user, and without the user's scope two
+ * users of one browser would see each other's tasks. Nothing is stored or shared before.
  */
 export function TaskwireProvider({
   client,
@@ -53,20 +67,53 @@ export function TaskwireProvider({
   locale,
   children,
 }: TaskwireProviderProps) {
+  if (journal && !client.scopeIsExplicit) {
+    throw new TaskwireError(
+      'protocol',
+      'TaskwireProvider was given a journal, but the client has no scope of its own: a journal keeps tasks per user, so set createTaskClient({ scope }) to the signed-in user’s id.',
+      { reason: 'SCOPE_REQUIRED', retryable: false },
+    );
+  }
+  const { scope } = client;
+  // Found or made during render but lazy: it reads nothing until a hook subscribes, in an effect.
+  const session = useMemo(
+    () => (journal ? journalSession(journal, scope) : undefined),
+    [journal, scope],
+  );
+  const queryClient = useContext(QueryClientContext);
+  useEffect(() => {
+    if (!session || !queryClient) return;
+    // The one place entry statuses follow the records, so an app without a journal pays nothing.
+    return queryClient.getQueryCache().subscribe(({ query }) => {
+      const [root, queryScope, kind, , id] = query.queryKey as unknown[];
+      const record = query.state.data as TaskRecord | undefined;
+      if (root !== 'taskwire' || queryScope !== session.scope || kind !== 'result' || !record)
+        return;
+      if (typeof id === 'string') session.noteStatus(id, record.status);
+    });
+  }, [session, queryClient]);
   return (
     <TaskClientContext.Provider value={client}>
-      <TaskJournalContext.Provider value={journal}>
+      <JournalSessionContext.Provider value={session}>
         <TaskwireMessagesProvider messages={messages} locale={locale}>
           {children}
         </TaskwireMessagesProvider>
-      </TaskJournalContext.Provider>
+      </JournalSessionContext.Provider>
     </TaskClientContext.Provider>
   );
 }
 
+/**
+ * The journal session of the nearest {@link TaskwireProvider} (its journal, for its client's
+ * scope), or `undefined` when it has no journal.
+ */
+export function useJournalSession(): JournalSession | undefined {
+  return useContext(JournalSessionContext);
+}
+
 /** The journal of the nearest {@link TaskwireProvider}, or `undefined` when it has none. */
 export function useProvidedJournal(): TaskJournal | undefined {
-  return useContext(TaskJournalContext);
+  return useContext(JournalSessionContext)?.journal;
 }
 
 /** The task client of the nearest {@link TaskwireProvider}; throws when there is none. */

@@ -8,10 +8,10 @@ import {
   slowestPollDelay,
   type PollingPolicyOptions,
 } from '../state/polling-policy.js';
-import type { TaskJournal, TaskJournalEntry } from '../state/task-journal.js';
+import { attachTitleRestore, noticeTaskEnded } from '../state/completion-notice.js';
 import { taskResultQueryOptions } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
-import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
+import { useJournalSession, useTaskClient } from './taskwire-provider.js';
 import { useTaskJournal } from './use-task-journal.js';
 
 /** Options of {@link useCompletionNotice}. */
@@ -26,68 +26,6 @@ export interface UseCompletionNoticeOptions {
   polling?: PollingPolicyOptions;
 }
 
-/** What the page knows of one journal: the tasks seen running, and those already noticed. */
-interface NoticeState {
-  running: Set<string>;
-  noticed: Set<string>;
-}
-
-// Per journal, for the life of the page, so remounts and several mounted hooks notice a task once.
-const noticeStates = new WeakMap<TaskJournal, NoticeState>();
-
-function noticeStateOf(journal: TaskJournal): NoticeState {
-  let state = noticeStates.get(journal);
-  if (!state) {
-    state = { running: new Set(), noticed: new Set() };
-    noticeStates.set(journal, state);
-  }
-  return state;
-}
-
-// The title prefix is one for the page, whichever hooks counted into it.
-const title = { count: 0, original: '', shown: '', mounted: 0 };
-
-function countInTitle(): void {
-  // The app changed the title since: its new title is the one to restore.
-  if (title.count === 0 || document.title !== title.shown) {
-    title.count = 0;
-    title.original = document.title;
-  }
-  title.count += 1;
-  title.shown = `(${String(title.count)}) ${title.original}`;
-  document.title = title.shown;
-}
-
-function restoreTitle(): void {
-  if (title.count === 0) return;
-  if (document.title === title.shown) document.title = title.original;
-  title.count = 0;
-}
-
-const onVisibilityChange = () => {
-  if (!isHidden()) restoreTitle();
-};
-
-/** Shows a system notification if the page may; `false` when it may not (or the browser refuses). */
-function showNotification(entry: TaskJournalEntry): boolean {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
-  const failed = entry.status === 'FAILED';
-  try {
-    const notification = new Notification(`${entry.task} ${failed ? 'failed' : 'finished'}`, {
-      body: failed ? 'The task did not complete.' : 'The task is done.',
-      tag: entry.id,
-    });
-    notification.onclick = () => {
-      window.focus();
-      notification.close();
-    };
-    return true;
-  } catch {
-    // Some browsers (Chrome on Android) only show notifications through a service worker.
-    return false;
-  }
-}
-
 /**
  * Tells the user when a task of the provider's journal (this client's scope) ends, COMPLETED or
  * FAILED, while the page is hidden: a system notification, once per task, if the app already has
@@ -99,10 +37,10 @@ function showNotification(entry: TaskJournalEntry): boolean {
  */
 export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): void {
   const { enabled = true, polling } = options;
-  const journal = useProvidedJournal();
+  const session = useJournalSession();
+  const journal = session?.journal;
   const client = useTaskClient();
   const { entries } = useTaskJournal();
-  const { scope } = client;
 
   const running = useMemo(
     () => (enabled ? entries.filter((entry) => !isTerminalStatus(entry.status)) : []),
@@ -135,31 +73,15 @@ export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): v
     }),
   });
 
+  // The session reports each task of its scope seen running that ends, once (src/state).
   useEffect(() => {
-    if (!enabled || !journal) return;
-    const state = noticeStateOf(journal);
-    for (const entry of entries) {
-      const key = `${scope}\u0000${entry.id}`;
-      if (!isTerminalStatus(entry.status)) {
-        state.running.add(key);
-        continue;
-      }
-      // Only a task seen running in this page ends here; one that had ended before is no news.
-      if (!state.running.delete(key) || state.noticed.has(key)) continue;
-      state.noticed.add(key);
-      if (isHidden() && !showNotification(entry)) countInTitle();
-    }
-  }, [enabled, journal, scope, entries]);
+    if (!enabled || !session) return;
+    return session.watchCompletions(noticeTaskEnded);
+  }, [enabled, session]);
 
   useEffect(() => {
-    if (!enabled || typeof document === 'undefined') return;
-    if (title.mounted++ === 0) document.addEventListener('visibilitychange', onVisibilityChange);
-    return () => {
-      if (--title.mounted === 0) {
-        document.removeEventListener('visibilitychange', onVisibilityChange);
-        restoreTitle();
-      }
-    };
+    if (!enabled) return;
+    return attachTitleRestore();
   }, [enabled]);
 }
 

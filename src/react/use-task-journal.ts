@@ -1,9 +1,8 @@
 'use client';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { TaskRecord } from '../protocol/records.js';
+import { useCallback, useSyncExternalStore } from 'react';
+import { EMPTY_JOURNAL, type JournalSnapshot } from '../state/journal-session.js';
 import type { TaskJournalEntry } from '../state/task-journal.js';
-import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
+import { useJournalSession } from './taskwire-provider.js';
 
 /** What {@link useTaskJournal} returns. */
 export interface UseTaskJournalResult {
@@ -15,35 +14,33 @@ export interface UseTaskJournalResult {
   clear(): void;
 }
 
-const NO_ENTRIES: readonly TaskJournalEntry[] = [];
 const noJournal = () => () => undefined;
+const emptyJournal = () => EMPTY_JOURNAL;
+
+/**
+ * The provider's journal session as it is now: entries and starts of this client's scope. On the
+ * server, and in the render that hydrates a server's HTML, it is empty (nothing is read during
+ * those renders); the entries come right after.
+ */
+export function useJournalSnapshot(): JournalSnapshot {
+  const session = useJournalSession();
+  return useSyncExternalStore(
+    session ? session.subscribe : noJournal,
+    session ? session.getSnapshot : emptyJournal,
+    emptyJournal,
+  );
+}
 
 /**
  * The tasks the provider's journal holds for this client's scope, kept current as tasks start and
- * end, in this tab or (with local storage) another. Without a journal, no entries. While it is
- * mounted, every record a query of this scope reads updates its entry's status.
+ * end, in this tab or (with local storage) another. Without a journal, no entries. Their statuses
+ * follow every record a query of this scope reads (the provider sees to it).
  */
 export function useTaskJournal(): UseTaskJournalResult {
-  const journal = useProvidedJournal();
-  const { scope } = useTaskClient();
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (!journal) return;
-    // Here rather than in useTaskResult, so an app without a journal pays nothing for it.
-    return queryClient.getQueryCache().subscribe(({ query }) => {
-      const [root, queryScope, kind, , id] = query.queryKey as unknown[];
-      const record = query.state.data as TaskRecord | undefined;
-      if (root !== 'taskwire' || queryScope !== scope || kind !== 'result' || !record) return;
-      if (typeof id === 'string') journal.update(scope, id, { status: record.status });
-    });
-  }, [journal, queryClient, scope]);
-  const entries = useSyncExternalStore(
-    journal ? journal.subscribe : noJournal,
-    () => journal?.entries(scope) ?? NO_ENTRIES,
-    () => NO_ENTRIES,
-  );
-  const remove = useCallback((id: string) => journal?.remove(scope, id), [journal, scope]);
-  const clear = useCallback(() => journal?.clear(scope), [journal, scope]);
+  const session = useJournalSession();
+  const { entries } = useJournalSnapshot();
+  const remove = useCallback((id: string) => session?.remove(id), [session]);
+  const clear = useCallback(() => session?.clear(), [session]);
   return { entries, remove, clear };
 }
 

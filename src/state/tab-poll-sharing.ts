@@ -1,43 +1,31 @@
 /**
- * One poll per task across the tabs of an origin (docs/protocol.md, "The hooks", on the journal).
- * Of the tabs that read a task's record through a journal, one at a time holds the task's lease and
- * asks the service; it posts each record it reads on a BroadcastChannel (one per client scope, so
- * one user's tabs never hear another's), and the others take their records from there.
+ * One poll per task across the tabs of an origin (docs/protocol.md, "The hooks", on the journal),
+ * on the platform's own tools: a Web Lock per task and client scope names the one tab that polls
+ * it, and a BroadcastChannel per scope carries the records that tab reads to the others. The
+ * browser grants the lock to one tab at a time and hands it to a waiting tab when the holder
+ * releases it or dies, so there are no leases, claims or clocks of our own.
  *
- * The rules, each tab applying them on its own:
- * - A tab that first reads a task asks who polls it and waits a moment for an answer; nobody
- *   answering, it claims the task and polls. Two tabs asking at once: the one whose id sorts first
- *   claims, the other waits for its claim.
- * - Each record posted carries a lease: twice the delay until the holder's next poll (by the polling
- *   policy, `Retry-After` included) and a second more. While the lease runs, the others read no
- *   record themselves; once it lapses (the holder closed, hung, or froze) the next tab to poll claims
- *   the task. A tab that goes away (`pagehide`) or is hidden hands its leases back at once.
- * - Two tabs that both hold a task (a race, or a frozen tab come back) settle it: a visible tab
- *   outranks a hidden one, then the smaller id wins; the loser follows.
- * - A terminal record (COMPLETED or FAILED) ends the sharing of that task: every tab keeps the record
- *   and never asks for it again.
+ * Nothing heard on the channel is trusted: a record is checked as the client checks a Get Result
+ * answer, the task's own result schema included (src/state/check-shared-record.ts), and one that
+ * fails is ignored. A tab that does not hold the lock waits for the holder's next record at most the
+ * policy's ceiling (`maxIntervalMs`), then reads the task itself, so that no tab, however it
+ * behaves, delays another's polling past that.
  *
- * Where `BroadcastChannel` does not exist, there is no sharing: each tab polls alone, as it would
- * without a journal. The `storage` event is no fallback: it needs a storage the tabs share, which a
- * session or memory journal is not, and every browser this package supports has BroadcastChannel.
+ * What a tab keeps per task is dropped when the task ends (a terminal record), when no query of
+ * the page reads it any more, or when nothing has asked for it for two ceilings; `close()` releases
+ * the locks, the channel and the listeners. Where `BroadcastChannel` or the Web Locks API is
+ * missing, there is no sharing: each tab polls alone, as it would without a journal.
  */
 import * as z from 'zod/mini';
-import { isTerminalStatus, taskIdSchema, taskRecordSchema } from '../protocol/records.js';
+import { isTerminalStatus, taskIdSchema } from '../protocol/records.js';
 import type { TaskRecord } from '../protocol/records.js';
-import {
-  isPageHidden as isHidden,
-  nextPollDelay,
-  retryAfterHints,
-  slowestPollDelay,
-} from './polling-policy.js';
+import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
+import type { CheckSharedRecord } from './check-shared-record.js';
+import { isPageHidden, retryAfterHints, slowestPollDelay } from './polling-policy.js';
 import type { PollingPolicyOptions } from './polling-policy.js';
 
-/** How long a tab reading a task for the first time waits for another tab to say it polls it. */
-export const DISCOVERY_MS = 100;
-/** The lease of a claim, before the claimant's first record: time enough for one Get Result. */
-export const CLAIM_LEASE_MS = 5000;
-/** What a record's lease adds to twice the delay until the holder's next poll. */
-export const LEASE_GRACE_MS = 1000;
+/** What a task's sharing may sit idle (nobody reading it) beyond two ceilings before it is dropped. */
+export const IDLE_GRACE_MS = 1000;
 
 /**
  * The part of TanStack Query's query function context that a shared read uses, written by shape so
@@ -64,62 +52,69 @@ export type ReadSharedRecord<Record> = (context: { signal: AbortSignal }) => Pro
 /** The polls of one client scope, shared with the other tabs of the origin. */
 export interface TabPollSharing {
   /**
-   * Wraps `read` so that, of all tabs, only the one holding task `id`'s lease calls it; in the others
-   * the wrapper resolves to the newest record that tab posted. `polling` is the schedule the reads
-   * follow, from which the lease is reckoned.
+   * Wraps `read` so that, of all tabs, only the one holding task `id`'s lock calls it; in the others
+   * the wrapper resolves to the next record that tab posts and `check` accepts, or reads itself
+   * after the ceiling of `polling` without one.
    */
   share<Record extends TaskRecord<unknown>>(
     id: string,
     read: ReadSharedRecord<Record>,
+    check: CheckSharedRecord<Record>,
     polling?: PollingPolicyOptions,
   ): (context: SharedPollContext) => Promise<Record>;
-  /** Hands back every lease this tab holds, as a tab going away does. */
+  /** How many tasks this tab keeps sharing state for now. */
+  trackedTasks(): number;
+  /** Releases every lock this tab holds, as a tab going away does. */
   release(): void;
-  /** Hands back the leases and stops listening. */
+  /** Releases the locks, drops every task and stops listening. */
   close(): void;
 }
 
+/** The two messages: a record the polling tab read, and a question for the latest one. */
 const messageSchema = z.object({
-  type: z.enum(['ask', 'claim', 'record', 'release']),
+  type: z.enum(['record', 'ask']),
   id: taskIdSchema,
-  from: z.string(),
-  hidden: z.optional(z.boolean()),
-  leaseMs: z.optional(z.number().check(z.nonnegative())),
-  record: z.optional(taskRecordSchema),
+  record: z.optional(z.unknown()),
+  retryAfterMs: z.optional(z.number()),
 });
 
-type Message = z.infer<typeof messageSchema>;
-
-/** What this tab knows of one task. */
+/** What this tab keeps of one task while it reads it. */
 interface SharedTask {
-  /** The tab that polls it, or `undefined` when none is known. */
-  holder: string | undefined;
-  /** Whether the holder was hidden when it last said so. */
-  holderHidden: boolean;
-  /** When the holder's lease lapses, in epoch milliseconds. */
-  until: number;
-  /** The newest record this tab knows. */
+  /** The newest record this tab knows (its own read, or one heard and checked). */
   record: TaskRecord<unknown> | undefined;
-  /** Whether this tab has asked the others who polls it. */
-  asked: boolean;
+  /** Whether this tab holds the task's lock, and so polls it. */
+  holding: boolean;
+  /** Lets the held lock go. */
+  letGo: (() => void) | undefined;
+  /** Drops this tab's waiting request for the lock. */
+  waiting: AbortController | undefined;
+  /** Checks a record heard from another tab. */
+  check: CheckSharedRecord<TaskRecord<unknown>>;
   /** Puts a record heard from another tab where this tab's components read it. */
   deliver: ((record: TaskRecord<unknown>) => void) | undefined;
-  /** Reads waiting for news of the task. */
+  /** Reads waiting for news of the task: a record, or the lock. */
   waiters: Set<() => void>;
+  /** Drops the task when nothing has read it for a while. */
+  idle: ReturnType<typeof setTimeout> | undefined;
+  /** Whether this tab has asked the holder for its latest record. */
+  asked: boolean;
 }
 
-/** Waits until `task` has news, `ms` have passed, or `signal` aborts. */
-function news(task: SharedTask, ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
+/** Waits until `task` has news or `ms` have passed; `true` for news. Rejects when `signal` aborts. */
+function news(task: SharedTask, ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const settle = (outcome: boolean | 'aborted') => {
       clearTimeout(timer);
-      task.waiters.delete(done);
-      signal.removeEventListener('abort', done);
-      resolve();
+      task.waiters.delete(onNews);
+      signal.removeEventListener('abort', onAbort);
+      if (outcome === 'aborted') reject(signal.reason as Error);
+      else resolve(outcome);
     };
-    const timer = setTimeout(done, Math.max(0, ms));
-    task.waiters.add(done);
-    signal.addEventListener('abort', done);
+    const onNews = () => settle(true);
+    const onAbort = () => settle('aborted');
+    const timer = setTimeout(() => settle(false), clampDelay(ms));
+    task.waiters.add(onNews);
+    signal.addEventListener('abort', onAbort);
   });
 }
 
@@ -127,209 +122,211 @@ function wake(task: SharedTask): void {
   for (const waiter of [...task.waiters]) waiter();
 }
 
-/** How long the others should wait for this tab's next record after `record`. */
-function leaseAfter(
-  record: TaskRecord<unknown>,
-  polling: PollingPolicyOptions | undefined,
-): number {
-  const now = Date.now();
-  const delay = nextPollDelay(
-    {
-      status: record.status,
-      estimatedSecondsLeft: record.progress.estimatedSecondsLeft,
-      retryAfterMs: retryAfterHints.get(record),
-      errorCount: 0,
-      error: undefined,
-      startedAt: now,
-      now,
-    },
-    polling,
-  );
-  if (delay === false) return 0;
-  // A hidden tab polls at the ceiling if at all (useCompletionNotice).
-  return 2 * (isHidden() ? Math.max(delay, slowestPollDelay(polling)) : delay) + LEASE_GRACE_MS;
+/** The platform objects a sharing needs, each `undefined` where the runtime lacks it. */
+export interface TabPollSharingPlatform {
+  /** The Web Locks API of this tab. Defaults to `navigator.locks`. */
+  locks?: LockManager | undefined;
+}
+
+/** This tab's `navigator.locks`, or `undefined` where there is none. */
+export function platformLocks(): LockManager | undefined {
+  return typeof navigator === 'undefined'
+    ? undefined
+    : (navigator as { locks?: LockManager }).locks;
 }
 
 /**
- * Creates the sharing of the polls over the BroadcastChannel `channelName`, or `undefined` where
- * the runtime has no BroadcastChannel (then each tab polls alone).
+ * Creates the sharing of the polls over the BroadcastChannel `channelName` and the Web Locks named
+ * after it, or `undefined` where the runtime has no BroadcastChannel or no Web Locks (then each tab
+ * polls alone).
  */
-export function createTabPollSharing(channelName: string): TabPollSharing | undefined {
-  if (typeof BroadcastChannel === 'undefined') return undefined;
+export function createTabPollSharing(
+  channelName: string,
+  platform: TabPollSharingPlatform = { locks: platformLocks() },
+): TabPollSharing | undefined {
+  const { locks } = platform;
+  if (typeof BroadcastChannel === 'undefined' || locks === undefined) return undefined;
   const channel = new BroadcastChannel(channelName);
   // Node's channel would keep a process (a server render, a test run) alive; browsers have no unref.
   (channel as { unref?: () => void }).unref?.();
-  const tabId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const tasks = new Map<string, SharedTask>();
+  const lockName = (id: string) => `${channelName}:poll:${id}`;
 
-  const post = (message: Omit<Message, 'from' | 'hidden'>) => {
+  const post = (message: z.infer<typeof messageSchema>) => {
     try {
-      channel.postMessage({ ...message, from: tabId, hidden: isHidden() });
+      channel.postMessage(message);
     } catch {
-      // A record that cannot be cloned, or a closed channel: the others poll for themselves.
+      // A record that cannot be cloned, or a closed channel: the others read for themselves.
     }
   };
 
-  /** Tells the others what this tab holds: its newest record, or its claim. */
-  const answer = (id: string, task: SharedTask) => {
-    const leaseMs = Math.max(0, task.until - Date.now());
-    post(
-      task.record
-        ? { type: 'record', id, leaseMs, record: task.record }
-        : { type: 'claim', id, leaseMs },
-    );
+  /** Forgets `task`: its lock released, its waiting request dropped, its timer cleared. */
+  const finish = (id: string, task: SharedTask) => {
+    if (tasks.get(id) === task) tasks.delete(id);
+    clearTimeout(task.idle);
+    task.letGo?.();
+    task.waiting?.abort();
+    task.waiting = undefined;
+    task.deliver = undefined;
+    wake(task);
   };
 
-  /** Whether this tab, holding a task, keeps it against `message`'s sender. */
-  const outranks = (message: Message) => {
-    const hidden = isHidden();
-    const otherHidden = message.hidden ?? false;
-    return hidden === otherHidden ? tabId < message.from : otherHidden;
-  };
-
-  const settle = (task: SharedTask, record: TaskRecord<unknown>) => {
+  /** Takes `record` as the newest; a terminal one ends the task's sharing in this tab. */
+  const settle = (id: string, task: SharedTask, record: TaskRecord<unknown>) => {
     task.record = record;
-    // A terminal record ends the sharing: nobody holds the task, nobody reads it again.
-    if (isTerminalStatus(record.status)) task.holder = undefined;
+    wake(task);
+    if (isTerminalStatus(record.status)) finish(id, task);
+  };
+
+  /** The callback of a granted lock: held until `letGo`, or let go at once for a dropped task. */
+  const hold = (id: string, task: SharedTask) => (lock: Lock | null) => {
+    if (lock === null || tasks.get(id) !== task) return undefined;
+    task.holding = true;
+    wake(task);
+    return new Promise<void>((resolve) => {
+      task.letGo = () => {
+        task.holding = false;
+        task.letGo = undefined;
+        resolve();
+      };
+    });
+  };
+
+  /** Takes the lock if nobody holds it; whether this tab holds it now. */
+  const tryLock = (id: string, task: SharedTask) =>
+    new Promise<boolean>((decided) => {
+      const granted = hold(id, task);
+      locks
+        .request(lockName(id), { ifAvailable: true }, (lock) => {
+          const held = granted(lock);
+          decided(held !== undefined);
+          return held;
+        })
+        .catch(() => decided(false));
+    });
+
+  /** Queues for the lock, so that this tab polls as soon as the holder lets go or dies. */
+  const waitForLock = (id: string, task: SharedTask) => {
+    const abort = new AbortController();
+    task.waiting = abort;
+    const granted = hold(id, task);
+    locks
+      .request(lockName(id), { signal: abort.signal }, (lock) => {
+        if (task.waiting === abort) task.waiting = undefined;
+        return granted(lock);
+      })
+      .catch(() => {
+        // Dropped (the task ended here) or refused: the next read asks again.
+        if (task.waiting === abort) task.waiting = undefined;
+      });
   };
 
   const onMessage = ({ data }: MessageEvent) => {
     const parsed = messageSchema.safeParse(data);
     if (!parsed.success) return;
-    const message = parsed.data;
-    const task = tasks.get(message.id);
-    if (!task || message.from === tabId) return;
-    if (task.record && isTerminalStatus(task.record.status)) return;
-    const now = Date.now();
-    const leading = task.holder === tabId && task.until > now;
-    switch (message.type) {
-      case 'ask':
-        if (leading) answer(message.id, task);
-        else if (task.holder === undefined && message.from < tabId) {
-          // Two tabs looking for the poll at once: the other claims it, this one waits for that.
-          task.holder = message.from;
-          task.holderHidden = message.hidden ?? false;
-          task.until = now + 2 * DISCOVERY_MS;
-        }
-        break;
-      case 'release':
-        if (task.holder === message.from) task.holder = undefined;
-        break;
-      case 'claim':
-      case 'record':
-        if (message.record && message.record.id === message.id) {
-          // The holder's client checked it against the task's result schema before posting it.
-          const record = message.record as TaskRecord<unknown>;
-          settle(task, record);
-          task.deliver?.(record);
-          if (isTerminalStatus(record.status)) break;
-        }
-        if (leading && outranks(message)) answer(message.id, task);
-        else {
-          task.holder = message.from;
-          task.holderHidden = message.hidden ?? false;
-          task.until = now + (message.leaseMs ?? 0);
-        }
-        break;
-      default:
-        message.type satisfies never;
+    const { type, id } = parsed.data;
+    // Only tasks this tab reads: a message never makes this tab keep anything.
+    const task = tasks.get(id);
+    if (!task) return;
+    if (type === 'ask') {
+      if (task.holding && task.record) post({ type: 'record', id, record: task.record });
+      return;
     }
-    wake(task);
+    // Checked as an answer of the service would be; a record that fails is not used.
+    const record = task.check(parsed.data.record);
+    if (!record) return;
+    const hint = parsed.data.retryAfterMs;
+    if (hint !== undefined) retryAfterHints.set(record, clampDelay(hint, MAX_RETRY_AFTER_MS));
+    const deliver = task.deliver;
+    settle(id, task, record);
+    deliver?.(record);
   };
   channel.addEventListener('message', onMessage);
 
   const release = () => {
-    const now = Date.now();
-    for (const [id, task] of tasks) {
-      if (task.holder !== tabId || task.until <= now) continue;
-      post({ type: 'release', id });
-      task.holder = undefined;
-    }
+    for (const task of tasks.values()) task.letGo?.();
   };
   const onVisibilityChange = () => {
-    // A hidden tab may stop polling (TanStack Query pauses it): let a visible one take over now.
-    if (isHidden()) release();
+    // A hidden tab may stop polling (TanStack Query pauses it): a visible one waiting takes over.
+    if (isPageHidden()) release();
   };
   if (typeof addEventListener === 'function') addEventListener('pagehide', release);
   if (typeof document !== 'undefined')
     document.addEventListener('visibilitychange', onVisibilityChange);
 
-  const taskOf = (id: string) => {
+  const taskOf = (id: string, check: CheckSharedRecord<TaskRecord<unknown>>) => {
     let task = tasks.get(id);
     if (!task) {
       task = {
-        holder: undefined,
-        holderHidden: false,
-        until: 0,
         record: undefined,
-        asked: false,
+        holding: false,
+        letGo: undefined,
+        waiting: undefined,
+        check,
         deliver: undefined,
         waiters: new Set(),
+        idle: undefined,
+        asked: false,
       };
       tasks.set(id, task);
     }
     return task;
   };
 
-  /** This tab polls: claims the task unless it holds it already, reads, and posts the record. */
-  const lead = async <Record extends TaskRecord<unknown>>(
-    id: string,
-    task: SharedTask,
-    read: () => Promise<Record>,
-    polling: PollingPolicyOptions | undefined,
-  ): Promise<Record> => {
-    if (task.holder !== tabId || task.until <= Date.now()) {
-      task.holder = tabId;
-      task.until = Date.now() + CLAIM_LEASE_MS;
-      post({ type: 'claim', id, leaseMs: CLAIM_LEASE_MS });
-    }
-    const record = await read();
-    if (task.holder === tabId) {
-      const leaseMs = leaseAfter(record, polling);
-      task.until = Date.now() + leaseMs;
-      post({ type: 'record', id, leaseMs, record });
-    }
-    settle(task, record);
-    wake(task);
-    return record;
-  };
-
   return {
-    share(id, read, polling) {
+    share(id, read, check, polling) {
+      const ceiling = slowestPollDelay(polling);
       return async (context) => {
-        const task = taskOf(id);
+        type Record = Awaited<ReturnType<typeof read>>;
         const { client, queryKey, signal } = context;
+        const task = taskOf(id, check as CheckSharedRecord<TaskRecord<unknown>>);
         task.deliver = (record) => {
-          // Only into a query that still exists: a record never brings a dropped query back.
-          if (client.getQueryState(queryKey) !== undefined) client.setQueryData(queryKey, record);
+          // Only into a query that still exists: a record never brings a dropped query back, and
+          // a task that no query reads is dropped here too.
+          if (client.getQueryState(queryKey) === undefined) finish(id, task);
+          else client.setQueryData(queryKey, record);
         };
+        clearTimeout(task.idle);
+        task.idle = setTimeout(() => finish(id, task), clampDelay(2 * ceiling + IDLE_GRACE_MS));
         for (;;) {
           if (signal.aborted) throw signal.reason;
-          const known = task.record as Awaited<ReturnType<typeof read>> | undefined;
+          const known = task.record as Record | undefined;
           if (known && isTerminalStatus(known.status)) return known;
-          const now = Date.now();
-          const followed =
-            task.holder !== undefined &&
-            task.holder !== tabId &&
-            task.until > now &&
-            // A visible tab takes the poll from a hidden one, which may have stopped polling.
-            (!task.holderHidden || isHidden());
-          if (followed) {
-            if (known) return known;
-            await news(task, task.until - now, signal);
-          } else if (task.holder === undefined && !task.asked) {
+          if (!tasks.has(id)) return read({ signal });
+          if (!task.holding && !task.waiting && !(await tryLock(id, task))) waitForLock(id, task);
+          if (task.holding) {
+            const record = await read({ signal });
+            // From this tab's own client, which checked it: posted as it is, with its hint.
+            const hint = retryAfterHints.get(record);
+            post({
+              type: 'record',
+              id,
+              record,
+              ...(hint === undefined ? {} : { retryAfterMs: hint }),
+            });
+            settle(id, task, record);
+            return record;
+          }
+          if (!task.asked && !known) {
             task.asked = true;
             post({ type: 'ask', id });
-            await news(task, DISCOVERY_MS, signal);
-          } else {
-            return lead(id, task, () => read({ signal }), polling);
           }
+          const heard = await news(task, ceiling, signal);
+          if (!heard) {
+            // The holder said nothing for a whole ceiling (gone quiet, hung, or never polling).
+            const record = await read({ signal });
+            if (tasks.get(id) === task) settle(id, task, record);
+            return record;
+          }
+          const record = task.record as Record | undefined;
+          if (record && record !== known) return record;
         }
       };
     },
+    trackedTasks: () => tasks.size,
     release,
     close() {
-      release();
+      for (const [id, task] of [...tasks]) finish(id, task);
       channel.removeEventListener('message', onMessage);
       channel.close();
       if (typeof removeEventListener === 'function') removeEventListener('pagehide', release);

@@ -1,13 +1,25 @@
 /**
  * The journal of the tasks this browser started, so that a reload or a second tab does not lose a
- * task that runs, and is paid for, at the service. Entries are stored per client scope (another
- * scope's entries are never read), bounded in number and age, and kept in a Web Storage object or
- * in memory. Storage is untrusted: a corrupt or foreign value is ignored, a storage that throws
- * (private mode, a full quota) degrades to memory, and neither ever stops a task from starting.
+ * task that runs, and is paid for, at the service (docs/protocol.md, "The hooks"). Entries are
+ * stored per client scope (another scope's entries are never read), bounded in number and age, and
+ * kept in a Web Storage object or in memory.
+ *
+ * Storage is untrusted: each stored entry is checked on its own, and one that fails is dropped while
+ * the others are kept. What the journal accepts it keeps: an entry it could not store again (too long
+ * a key) is refused when written, with an error, before anything is sent; a storage that throws keeps
+ * the entries in memory and is tried again on the next write; entries past their age are removed
+ * from the storage itself.
+ *
+ * A start is recorded before its request leaves (`begin`): a Submit with its idempotency key and
+ * body, so that after a reload mid-request the same Submit is sent again and the service answers
+ * the first task; a stream's start, so that one cut before its task id arrived is listed as a start
+ * whose outcome is unknown. The task's entry replaces the start when the answer arrives.
+ *
  * Through the journal, too, the tabs of an origin share the polling of the tasks they watch
  * (src/state/tab-poll-sharing.ts), so that an app without a journal loads none of that code.
  */
 import * as z from 'zod/mini';
+import { TaskwireError } from '../client/errors.js';
 import {
   isTerminalStatus,
   taskIdSchema,
@@ -15,9 +27,11 @@ import {
   type TaskRecord,
   type TaskStatus,
 } from '../protocol/records.js';
+import { sharedRecordCheck, type SharedPollClient } from './check-shared-record.js';
 import type { PollingPolicyOptions } from './polling-policy.js';
 import {
   createTabPollSharing,
+  platformLocks,
   type ReadSharedRecord,
   type SharedPollContext,
   type TabPollSharing,
@@ -44,6 +58,33 @@ export interface TaskJournalEntry {
   lastEventId?: string | undefined;
 }
 
+/** What a Submit sends, kept by a start until its answer arrives, to send it again after a reload. */
+export interface TaskJournalSubmitBody {
+  /** The task's params. */
+  params: unknown;
+  /** The notification request, if any. */
+  notification?: unknown;
+}
+
+/**
+ * A start whose answer has not arrived: recorded before the request leaves, replaced by the task's
+ * entry when the answer comes. One left after a reload is a start whose outcome is unknown.
+ */
+export interface TaskJournalStart {
+  /** The `resumeKey` the hook started it under; a key names one task, or start, at a time. */
+  key: string;
+  /** The task name. */
+  task: string;
+  /** How it was started: `'submit'` (sent again after a reload) or `'stream'` (listed as unknown). */
+  mode: 'submit' | 'stream';
+  /** When it was started, in epoch milliseconds. */
+  startedAt: number;
+  /** The idempotency key the Submit carries, so that sending it again makes no second task. */
+  idempotencyKey?: string | undefined;
+  /** The Submit's body, to send it again; dropped from storage when the answer arrives. */
+  body?: TaskJournalSubmitBody | undefined;
+}
+
 /** Where a journal keeps its entries: a Web Storage area, memory, or any object of that shape. */
 export type TaskJournalStorage =
   'session' | 'local' | 'memory' | Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -59,11 +100,10 @@ export interface TaskJournalOptions {
   /** The clock, in epoch milliseconds. Defaults to `Date.now`. */
   now?: () => number;
   /**
-   * Whether the tabs of this origin share the polling of a task they all watch (docs/protocol.md, "The hooks"): one
-   * tab reads the record and posts it on a BroadcastChannel named after the client scope, the others
-   * take it from there; when that tab goes away or stops answering, another takes over. It holds
-   * whatever `storage` is. Where BroadcastChannel does not exist each tab polls alone. Defaults to
-   * `true`.
+   * Whether the tabs of this origin share the polling of a task they all watch (docs/protocol.md,
+   * "The hooks"): the tab that holds the task's Web Lock reads the record and posts it on a
+   * BroadcastChannel named after the client scope; the others check it and take it from there.
+   * Where BroadcastChannel or Web Locks do not exist each tab polls alone. Defaults to `true`.
    */
   sharePolling?: boolean;
 }
@@ -72,26 +112,55 @@ export interface TaskJournalOptions {
 export interface TaskJournal {
   /** The entries of `scope`, newest first, without those past their age. */
   entries(scope: string): readonly TaskJournalEntry[];
+  /** The starts of `scope` whose answer has not arrived, newest first. */
+  starts(scope: string): readonly TaskJournalStart[];
   /**
-   * Adds an entry, replacing the one with the same task id and any older one with the same `key`
-   * (a key names one task at a time); the oldest beyond the bound go.
+   * Adds an entry, replacing the one with the same task id, any older one with the same `key` (a
+   * key names one task at a time) and the start of that key; the oldest beyond the bound go.
+   *
+   * @throws TaskwireError (`protocol`, `JOURNAL_ENTRY_REFUSED`) for an entry the journal could not
+   * store and read back (a key or task name too long); nothing is changed then.
    */
   record(scope: string, entry: TaskJournalEntry): void;
+  /**
+   * Records a start before its request leaves, replacing any start or entry of the same key.
+   *
+   * @throws TaskwireError (`protocol`, `JOURNAL_ENTRY_REFUSED`) for a start it could not store and
+   * read back (a key too long, a body too large); nothing is changed then, and nothing should be sent.
+   */
+  begin(scope: string, start: TaskJournalStart): void;
+  /** Forgets the start of `key` (its request was refused for good: no task was made). */
+  forgetStart(scope: string, key: string): void;
   /** Changes the status (and last event id) of the entry of task `id`, if there is one. */
   update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status' | 'lastEventId'>): void;
   /** Removes the entry of task `id`. */
   remove(scope: string, id: string): void;
-  /** Removes every entry of `scope`. */
+  /** Removes every entry and start of `scope`. */
   clear(scope: string): void;
+  /** Removes the entries of `scope` past their age from the storage itself. */
+  prune(scope: string): void;
   /** Listens for changes, this tab's and (with local storage) other tabs'; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
   /**
-   * Wraps `read`, the query function that reads the record of task `id` of `scope` (polled on the
-   * schedule `polling`), so that of the tabs of this origin watching the task only one calls it at a
-   * time; in the others it resolves to the newest record that tab read, and each record heard is put
+   * Wraps `read`, the query function that reads the record of task `id` (of `task`, by `client`,
+   * polled on the schedule `polling`), so that of the tabs of this origin watching the task only one
+   * calls it at a time; the others take the records it posts, checked against `client`'s task map,
    * into the query's cache (through the `client` and `queryKey` of TanStack Query's query function
-   * context). The hooks call it. Returns `read` itself when `sharePolling` is `false` or the runtime
-   * has no BroadcastChannel.
+   * context). The hooks call it. Returns `read` itself when `sharePolling` is `false`, the journal
+   * is closed, or the runtime has no BroadcastChannel or Web Locks.
+   */
+  sharePoll<Record extends TaskRecord<unknown>>(
+    client: SharedPollClient,
+    task: string,
+    id: string,
+    read: ReadSharedRecord<Record>,
+    polling?: PollingPolicyOptions,
+  ): (context: SharedPollContext) => Promise<Record>;
+  /**
+   * The same for a caller that names only the scope: records from other tabs are then checked
+   * against the record's shape and id, but no task's result schema.
+   *
+   * @deprecated Pass the client and the task name, so that results are checked too.
    */
   sharePoll<Record extends TaskRecord<unknown>>(
     scope: string,
@@ -99,18 +168,45 @@ export interface TaskJournal {
     read: ReadSharedRecord<Record>,
     polling?: PollingPolicyOptions,
   ): (context: SharedPollContext) => Promise<Record>;
+  /** How many tasks the tab sharing keeps state for now, over every scope. */
+  sharedTasks(): number;
+  /** Releases the journal's channels, locks and listeners; it reads and writes no more after. */
+  close(): void;
 }
 
+/** The longest `resumeKey`, task name or last event id the journal stores. */
+export const MAX_JOURNAL_KEY_LENGTH = 256;
+/** The largest Submit body a start keeps, as JSON text. */
+export const MAX_JOURNAL_BODY_LENGTH = 64 * 1024;
+
+const keySchema = z.string().check(z.minLength(1), z.maxLength(MAX_JOURNAL_KEY_LENGTH));
+const taskNameSchema = z.string().check(z.minLength(1), z.maxLength(128));
+
 const entrySchema = z.object({
-  key: z.optional(z.string().check(z.maxLength(256))),
-  task: z.string().check(z.minLength(1), z.maxLength(128)),
+  key: z.optional(keySchema),
+  task: taskNameSchema,
   id: taskIdSchema,
   mode: z.enum(['submit', 'stream', 'execute']),
   status: taskStatusSchema,
-  startedAt: z.number(),
-  lastEventId: z.optional(z.string().check(z.maxLength(256))),
+  startedAt: z.number().check(z.nonnegative()),
+  lastEventId: z.optional(z.string().check(z.maxLength(MAX_JOURNAL_KEY_LENGTH))),
 });
-const storedSchema = z.object({ version: z.literal(1), entries: z.array(entrySchema) });
+
+const startSchema = z.object({
+  key: keySchema,
+  task: taskNameSchema,
+  mode: z.enum(['submit', 'stream']),
+  startedAt: z.number().check(z.nonnegative()),
+  idempotencyKey: z.optional(keySchema),
+  body: z.optional(z.object({ params: z.unknown(), notification: z.optional(z.unknown()) })),
+});
+
+/** The stored value: its entries and starts are checked one by one, not as a whole. */
+const storedSchema = z.object({
+  version: z.literal(1),
+  entries: z.array(z.unknown()),
+  starts: z.optional(z.array(z.unknown())),
+});
 
 /** The prefix of every storage key the journal writes; keys of other origins' code are left alone. */
 const STORAGE_PREFIX = 'taskwire:journal:';
@@ -136,27 +232,53 @@ function webStorage(name: 'sessionStorage' | 'localStorage'): StorageArea | unde
   }
 }
 
+/** What the journal holds for one scope. */
+interface ScopeState {
+  entries: readonly TaskJournalEntry[];
+  starts: readonly TaskJournalStart[];
+}
+
+const EMPTY: ScopeState = { entries: [], starts: [] };
+
+/** The error for what the journal will not store, naming what to change. */
+function refused(what: string, issues: readonly z.core.$ZodIssue[]): TaskwireError {
+  const first = issues[0];
+  const where =
+    first && first.path.length > 0 ? ` (${first.path.join('.')}: ${first.message})` : '';
+  return new TaskwireError(
+    'protocol',
+    `The task journal cannot store this ${what}${where}: a resumeKey and a task name may be at most ${String(MAX_JOURNAL_KEY_LENGTH)} characters, a submit body at most ${String(MAX_JOURNAL_BODY_LENGTH)} characters of JSON. Use a shorter resumeKey.`,
+    { reason: 'JOURNAL_ENTRY_REFUSED', retryable: false },
+  );
+}
+
 /** Creates a {@link TaskJournal}. Nothing is stored until a task is recorded. */
 export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal {
   const maxEntries = options.maxEntries ?? 50;
   const maxAgeMs = options.maxAgeMs ?? 24 * 60 * 60 * 1000;
   const now = options.now ?? Date.now;
   const requested = options.storage ?? 'session';
-  let storage: StorageArea =
+  const storage: StorageArea =
     typeof requested === 'object'
       ? requested
       : requested === 'memory'
         ? memoryStorage()
         : (webStorage(requested === 'local' ? 'localStorage' : 'sessionStorage') ??
           memoryStorage());
+  // Read once, when the journal is made: the tabs' lock manager (absent on a server).
+  const locks = options.sharePolling === false ? undefined : platformLocks();
   const listeners = new Set<() => void>();
-  // Each scope's entries as last read or written, so `entries` returns the same array until they
+  // Each scope's state as last read or written, so `entries` returns the same array until they
   // change (React's useSyncExternalStore compares snapshots by identity).
-  const cache = new Map<string, { text: string | null; entries: readonly TaskJournalEntry[] }>();
+  const cache = new Map<string, { text: string | null; state: ScopeState }>();
+  // What a throwing storage did not take, per scope: read from here, written again on the next write.
+  const unsaved = new Map<string, string | null>();
+  let closed = false;
 
   const keyOf = (scope: string) => STORAGE_PREFIX + scope;
 
   function readText(scope: string): string | null {
+    if (unsaved.has(scope)) return unsaved.get(scope) ?? null;
     try {
       return storage.getItem(keyOf(scope));
     } catch {
@@ -164,59 +286,114 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     }
   }
 
-  function parse(text: string | null): TaskJournalEntry[] {
-    if (text === null) return [];
+  /** The stored value, each entry and start checked on its own; a future start time is now. */
+  function parse(text: string | null): ScopeState {
+    if (text === null) return EMPTY;
+    let stored;
     try {
-      const parsed = storedSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data.entries : [];
+      stored = storedSchema.safeParse(JSON.parse(text));
     } catch {
-      return [];
+      return EMPTY;
     }
+    if (!stored.success) return EMPTY;
+    const at = now();
+    const entries: TaskJournalEntry[] = [];
+    for (const candidate of stored.data.entries) {
+      const entry = entrySchema.safeParse(candidate);
+      if (entry.success)
+        entries.push({ ...entry.data, startedAt: Math.min(entry.data.startedAt, at) });
+    }
+    const starts: TaskJournalStart[] = [];
+    for (const candidate of stored.data.starts ?? []) {
+      const start = startSchema.safeParse(candidate);
+      if (start.success)
+        starts.push({ ...start.data, startedAt: Math.min(start.data.startedAt, at) });
+    }
+    return { entries, starts };
   }
 
-  function fresh(entries: readonly TaskJournalEntry[]): TaskJournalEntry[] {
+  function fresh(state: ScopeState): ScopeState {
     const oldest = now() - maxAgeMs;
-    return entries
-      .filter((entry) => entry.startedAt >= oldest)
-      .sort((a, b) => b.startedAt - a.startedAt)
-      .slice(0, Math.max(0, maxEntries));
+    const bound = Math.max(0, maxEntries);
+    return {
+      entries: state.entries
+        .filter((entry) => entry.startedAt >= oldest)
+        .sort((a, b) => b.startedAt - a.startedAt)
+        .slice(0, bound),
+      starts: state.starts
+        .filter((start) => start.startedAt >= oldest)
+        .sort((a, b) => b.startedAt - a.startedAt)
+        .slice(0, bound),
+    };
   }
 
-  function read(scope: string): readonly TaskJournalEntry[] {
+  function read(scope: string): ScopeState {
     const text = readText(scope);
     const cached = cache.get(scope);
     if (cached && cached.text === text) {
-      // The same stored value: the same array, unless an entry has aged out since.
-      const kept = fresh(cached.entries);
-      if (kept.length === cached.entries.length) return cached.entries;
-      cache.set(scope, { text, entries: kept });
-      return kept;
+      // The same stored value: the same arrays, unless something has aged out since.
+      const kept = fresh(cached.state);
+      if (
+        kept.entries.length === cached.state.entries.length &&
+        kept.starts.length === cached.state.starts.length
+      )
+        return cached.state;
+      const state = {
+        entries:
+          kept.entries.length === cached.state.entries.length ? cached.state.entries : kept.entries,
+        starts:
+          kept.starts.length === cached.state.starts.length ? cached.state.starts : kept.starts,
+      };
+      cache.set(scope, { text, state });
+      return state;
     }
-    const entries = fresh(parse(text));
-    cache.set(scope, { text, entries });
-    return entries;
+    const state = fresh(parse(text));
+    cache.set(scope, { text, state });
+    return state;
   }
 
-  function write(scope: string, entries: readonly TaskJournalEntry[]): void {
-    const kept = fresh(entries);
-    const text = kept.length === 0 ? null : JSON.stringify({ version: 1, entries: kept });
+  /** Stores `text` for `scope`; `false` when the storage threw (the text is kept in memory then). */
+  function store(scope: string, text: string | null): boolean {
     try {
       if (text === null) storage.removeItem(keyOf(scope));
       else storage.setItem(keyOf(scope), text);
+      unsaved.delete(scope);
+      return true;
     } catch {
-      // A full quota or private mode: keep the journal in memory from here on, never fail a task.
-      const fallback = memoryStorage();
-      if (text !== null) fallback.setItem(keyOf(scope), text);
-      storage = fallback;
+      // A full quota or private mode: kept in memory, and tried again on the next write.
+      unsaved.set(scope, text);
+      return false;
     }
-    cache.set(scope, { text, entries: kept });
+  }
+
+  function write(scope: string, next: ScopeState): void {
+    if (closed) return;
+    const kept = fresh(next);
+    const empty = kept.entries.length === 0 && kept.starts.length === 0;
+    const text = empty
+      ? null
+      : JSON.stringify(
+          kept.starts.length === 0
+            ? { version: 1, entries: kept.entries }
+            : { version: 1, entries: kept.entries, starts: kept.starts },
+        );
+    for (const [other, otherText] of [...unsaved]) if (other !== scope) store(other, otherText);
+    store(scope, text);
+    cache.set(scope, { text, state: kept });
     for (const listener of listeners) listener();
+  }
+
+  /** Checks what is about to be stored, so nothing is accepted that could not be read back. */
+  function check<Value>(schema: z.ZodMiniType<Value>, value: Value, what: string): Value {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw refused(what, parsed.error.issues);
+    return parsed.data;
   }
 
   // One sharing per scope, made on the first shared read: the channel's name is the scope's key.
   const sharings = new Map<string, TabPollSharing | undefined>();
   const sharingOf = (scope: string) => {
-    if (!sharings.has(scope)) sharings.set(scope, createTabPollSharing(keyOf(scope)));
+    if (!sharings.has(scope)) sharings.set(scope, createTabPollSharing(keyOf(scope), { locks }));
     return sharings.get(scope);
   };
 
@@ -226,43 +403,122 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   };
 
   return {
-    sharePoll(scope, id, readRecord, polling) {
-      const sharing = options.sharePolling === false ? undefined : sharingOf(scope);
-      return sharing ? sharing.share(id, readRecord, polling) : readRecord;
-    },
-    entries: read,
-    record(scope, entry) {
-      const others = read(scope).filter(
-        (existing) =>
-          existing.id !== entry.id && (entry.key === undefined || existing.key !== entry.key),
+    sharePoll<Record extends TaskRecord<unknown>>(
+      ...args:
+        | [SharedPollClient, string, string, ReadSharedRecord<Record>, PollingPolicyOptions?]
+        | [string, string, ReadSharedRecord<Record>, PollingPolicyOptions?]
+    ) {
+      const [client, task, id, readRecord, polling] =
+        typeof args[0] === 'string'
+          ? [
+              { scope: args[0] },
+              undefined,
+              args[1] as string,
+              args[2] as ReadSharedRecord<Record>,
+              args[3] as PollingPolicyOptions | undefined,
+            ]
+          : (args as [
+              SharedPollClient,
+              string,
+              string,
+              ReadSharedRecord<Record>,
+              PollingPolicyOptions?,
+            ]);
+      const sharing = closed || locks === undefined ? undefined : sharingOf(client.scope);
+      // Without the task's name, no result schema: a record of any JSON object result passes.
+      const check = sharedRecordCheck<Record>(
+        task === undefined ? { scope: client.scope } : client,
+        task ?? '',
+        id,
       );
-      write(scope, [{ ...entry }, ...others]);
+      return sharing ? sharing.share(id, readRecord, check, polling) : readRecord;
+    },
+    sharedTasks: () =>
+      [...sharings.values()].reduce((sum, sharing) => sum + (sharing?.trackedTasks() ?? 0), 0),
+    entries: (scope) => read(scope).entries,
+    starts: (scope) => read(scope).starts,
+    record(scope, entry) {
+      const checked = check(
+        entrySchema,
+        { ...entry, startedAt: Math.min(entry.startedAt, now()) },
+        'entry',
+      );
+      const state = read(scope);
+      const sameKey = (key: string | undefined) => checked.key !== undefined && key === checked.key;
+      write(scope, {
+        entries: [
+          checked,
+          ...state.entries.filter(
+            (existing) => existing.id !== checked.id && !sameKey(existing.key),
+          ),
+        ],
+        starts: state.starts.filter((start) => !sameKey(start.key)),
+      });
+    },
+    begin(scope, start) {
+      const checked = check(
+        startSchema,
+        { ...start, startedAt: Math.min(start.startedAt, now()) },
+        'start',
+      );
+      if (
+        checked.body !== undefined &&
+        JSON.stringify(checked.body).length > MAX_JOURNAL_BODY_LENGTH
+      )
+        throw refused('start', [
+          { code: 'custom', path: ['body'], message: 'too large', input: undefined },
+        ]);
+      const state = read(scope);
+      write(scope, {
+        entries: state.entries.filter((entry) => entry.key !== checked.key),
+        starts: [checked, ...state.starts.filter((existing) => existing.key !== checked.key)],
+      });
+    },
+    forgetStart(scope, key) {
+      const state = read(scope);
+      if (state.starts.some((start) => start.key === key))
+        write(scope, { ...state, starts: state.starts.filter((start) => start.key !== key) });
     },
     update(scope, id, change) {
-      const entries = read(scope);
-      const entry = entries.find((existing) => existing.id === id);
+      const state = read(scope);
+      const entry = state.entries.find((existing) => existing.id === id);
       if (!entry) return;
-      if (entry.status === change.status && entry.lastEventId === change.lastEventId) return;
+      if (
+        entry.status === change.status &&
+        (!('lastEventId' in change) || entry.lastEventId === change.lastEventId)
+      )
+        return;
       // A terminal status is final: a late, older answer must not bring a task back to life.
       if (isTerminalStatus(entry.status) && !isTerminalStatus(change.status)) return;
-      write(
-        scope,
-        entries.map((existing) => (existing.id === id ? { ...existing, ...change } : existing)),
-      );
+      write(scope, {
+        ...state,
+        entries: state.entries.map((existing) =>
+          existing.id === id ? { ...existing, ...change } : existing,
+        ),
+      });
     },
     remove(scope, id) {
-      const entries = read(scope);
-      if (entries.some((entry) => entry.id === id)) {
-        write(
-          scope,
-          entries.filter((entry) => entry.id !== id),
-        );
+      const state = read(scope);
+      if (state.entries.some((entry) => entry.id === id)) {
+        write(scope, { ...state, entries: state.entries.filter((entry) => entry.id !== id) });
       }
     },
     clear(scope) {
-      if (read(scope).length > 0) write(scope, []);
+      const state = read(scope);
+      if (state.entries.length > 0 || state.starts.length > 0) write(scope, EMPTY);
+    },
+    prune(scope) {
+      const text = readText(scope);
+      const stored = parse(text);
+      const kept = fresh(stored);
+      if (
+        kept.entries.length !== stored.entries.length ||
+        kept.starts.length !== stored.starts.length
+      )
+        write(scope, kept);
     },
     subscribe(listener) {
+      if (closed) return () => undefined;
       if (listeners.size === 0 && typeof addEventListener === 'function') {
         addEventListener('storage', onStorage);
       }
@@ -273,6 +529,13 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
           removeEventListener('storage', onStorage);
         }
       };
+    },
+    close() {
+      closed = true;
+      for (const sharing of sharings.values()) sharing?.close();
+      sharings.clear();
+      listeners.clear();
+      if (typeof removeEventListener === 'function') removeEventListener('storage', onStorage);
     },
   };
 }

@@ -102,6 +102,8 @@ function LiveProviders({
       clientToken: DEMO_CLIENT_TOKEN,
       fetch: wrapFetch ? wrapFetch(found.fetch) : found.fetch,
       tasks: demoTaskSchemas,
+      // The demo user's id: a journal keeps tasks per user (SCOPE_REQUIRED without one).
+      scope: 'demo-user',
     }),
   );
   const [journal] = useState(() =>

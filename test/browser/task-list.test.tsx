@@ -48,7 +48,7 @@ function Journal() {
   return (
     <TaskListView
       items={shown}
-      onDismiss={(id) => setShown((current) => current.filter((item) => item.entry.id !== id))}
+      onDismiss={(id) => setShown((current) => current.filter((item) => item.entry?.id !== id))}
     />
   );
 }

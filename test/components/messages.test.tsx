@@ -183,6 +183,7 @@ describe('TaskwireProvider', () => {
       clientToken: DEMO_CLIENT_TOKEN,
       tasks: demoTaskSchemas,
       fetch: (request) => service.fetch(request),
+      scope: 'messages-test-user',
     });
     const journal = createTaskJournal({ storage: 'memory' });
     const answer = await client.submit('echo', { message: 'hallo' });

@@ -122,7 +122,7 @@ describe('TaskListView', () => {
       return (
         <TaskListView
           items={shown}
-          onDismiss={(id) => setShown((current) => current.filter((item) => item.entry.id !== id))}
+          onDismiss={(id) => setShown((current) => current.filter((item) => item.entry?.id !== id))}
         />
       );
     }

@@ -1,28 +1,70 @@
 /**
- * Two "tabs" on one task (docs/protocol.md, "The hooks"): two React roots,
- * each with its own client, QueryClient and journal object over one shared storage, so one
- * BroadcastChannel (the journal's, per client scope), against one reference service in-process.
- * Get Result requests are counted at each tab's transport. The service's `Retry-After` hint is
- * taken off the answers so that the polling policy's fixed interval sets the pace.
+ * Two "tabs" (docs/protocol.md, "The hooks"): two React roots, each with its own client,
+ * QueryClient and journal object over one shared storage, one BroadcastChannel (the journal's, per
+ * client scope) and one Web Locks space (test/support/in-memory-web-locks.ts, a `LockManager` per
+ * tab), against one reference service in-process. On fake timers: requests are counted per
+ * simulated interval, never in wall-clock windows. Get Result requests are counted at each tab's
+ * transport; the service's `Retry-After` hint is taken off the answers so that the polling policy's
+ * fixed interval sets the pace.
  */
-import { render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  createTaskJournal,
+  TaskList,
+  TaskwireProvider,
   useTaskList,
   useTaskResult,
   type PollingPolicyOptions,
 } from '../../src/index.js';
-import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
+import { createInMemoryWebLocks, type InMemoryWebLocks } from '../support/in-memory-web-locks.js';
+import {
+  closeJournalPages,
+  journalPageService,
+  openJournalPage,
+  tabJournal,
+} from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
 /** A fixed interval: the policy's floor and ceiling alike. */
 const INTERVAL_MS = 200;
 const POLLING: PollingPolicyOptions = { minIntervalMs: INTERVAL_MS, maxIntervalMs: INTERVAL_MS };
-/** Two polls of one schedule are never closer than this (timers fire a little early at times). */
-const SHORT_GAP_MS = INTERVAL_MS * 0.8;
 
-afterEach(closeJournalPages);
+let space: InMemoryWebLocks;
+beforeEach(() => {
+  // Timers and the clock only: setImmediate stays real, so channel messages can be let through.
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+  space = createInMemoryWebLocks();
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await closeJournalPages();
+});
+
+/** Advances the simulated clock by `ms`, letting channel messages and renders through. */
+async function step(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  });
+}
+
+/** Steps a quarter interval at a time until `done`, for at most `limitMs` of simulated time. */
+async function until(done: () => boolean, limitMs = 10_000): Promise<number> {
+  let waited = 0;
+  while (!done()) {
+    if (waited >= limitMs) throw new Error(`not within ${String(limitMs)} ms of simulated time`);
+    await step(INTERVAL_MS / 4);
+    waited += INTERVAL_MS / 4;
+  }
+  return waited;
+}
+
+const shows = (tab: string, text: string | RegExp) => () => {
+  const content = screen.queryByTestId(tab)?.textContent ?? '';
+  return typeof text === 'string' ? content.includes(text) : text.test(content);
+};
 
 let scopes = 0;
 
@@ -32,33 +74,29 @@ function setup(options: { sharePolling?: boolean } = {}) {
   const storage = mapStorage();
   // A scope of its own per test, so the tabs of one test never hear another test's.
   scopes += 1;
-  const scope = `two-tabs-${scopes}`;
-  /** Every Get Result request of every tab, in order, with its tab and time. */
-  const gets: Array<{ tab: string; at: number }> = [];
+  const scope = `two-tabs-${String(scopes)}`;
+  /** Every Get Result request of every tab, in order, with its tab, task id and simulated time. */
+  const gets: Array<{ tab: string; id: string; at: number }> = [];
 
-  const openTab = (name: string) => {
+  const openTab = (name: string, tabScope = scope) => {
     const page = openJournalPage(service, {
-      journal: createTaskJournal({
+      journal: tabJournal(space.tab(name), {
         storage,
         ...(options.sharePolling === undefined ? {} : { sharePolling: options.sharePolling }),
       }),
-      scope,
+      scope: tabScope,
       retryAfter: false,
       onRequest: (request) => {
-        if (request.method === 'GET' && new URL(request.url).pathname.endsWith('/result'))
-          gets.push({ tab: name, at: performance.now() });
+        const path = new URL(request.url).pathname;
+        if (request.method === 'GET' && path.endsWith('/result'))
+          gets.push({ tab: name, id: path.split('/').at(-2) ?? '', at: Date.now() });
       },
     });
     return { ...page, name, gets: () => gets.filter((get) => get.tab === name) };
   };
-
-  /** How many times two Get Results in a row, of any tab, came closer than one schedule allows. */
-  const shortGaps = (from = 0) => {
-    const times = gets.filter((get) => get.at >= from).map((get) => get.at);
-    return times.slice(1).filter((at, index) => at - (times[index] as number) < SHORT_GAP_MS)
-      .length;
-  };
-  return { service, storage, scope, gets, openTab, shortGaps };
+  /** Get Results of every tab from `from` (simulated ms) on. */
+  const getsSince = (from: number) => gets.filter((get) => get.at >= from);
+  return { service, storage, scope, gets, openTab, getsSince };
 }
 
 function Watcher({ tab, id }: { tab: string; id: string }) {
@@ -76,7 +114,7 @@ const PARAMS = { frames: 20, frameMs: 1000 };
 
 /**
  * Two tabs on one render-video task: the first mounts its Watcher and shows the task running, then
- * the second mounts its own (at `secondMounted`).
+ * the second mounts its own (at `secondMounted`, simulated time).
  */
 async function watchInTwoTabs(options: { sharePolling?: boolean } = {}, params = PARAMS) {
   const tabs = setup(options);
@@ -84,29 +122,22 @@ async function watchInTwoTabs(options: { sharePolling?: boolean } = {}, params =
   const second = tabs.openTab('second');
   const { id } = await first.client.submit('render-video', params);
   const firstView = render(<Watcher tab="first" id={id} />, { wrapper: first.wrapper });
-  await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
-  const secondMounted = performance.now();
+  await until(shows('first', /IN_PROGRESS/));
+  const secondMounted = Date.now();
   render(<Watcher tab="second" id={id} />, { wrapper: second.wrapper });
   return { ...tabs, first, second, id, firstView, secondMounted };
 }
 
-/** Waits for `tab` to show `text`, with room for the whole task. */
-function untilShown(tab: string, text: string | RegExp) {
-  return waitFor(() => expect(screen.getByTestId(tab)).toHaveTextContent(text), {
-    timeout: 10_000,
-  });
-}
-
 describe('two tabs watching one task', () => {
   it('make the Get Result requests of one tab, and both show every record and the result', async () => {
-    const { first, second, id, secondMounted, shortGaps } = await watchInTwoTabs();
-    await untilShown('second', /COMPLETED/);
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/COMPLETED/));
-    // The first tab polled; the second read nothing itself (give or take one at the start).
+    const { first, second, id, secondMounted, getsSince } = await watchInTwoTabs();
+    const took = await until(shows('second', /COMPLETED/));
+    await until(shows('first', /COMPLETED/));
+    // The first tab polled; the second read nothing itself.
     expect(first.gets().length).toBeGreaterThan(4);
-    expect(second.gets().length).toBeLessThanOrEqual(1);
-    // Together they kept one schedule: no two polls closer than one interval, but for one.
-    expect(shortGaps(secondMounted)).toBeLessThanOrEqual(1);
+    expect(second.gets()).toHaveLength(0);
+    // Together they kept one schedule: one Get Result per interval, give or take one.
+    expect(getsSince(secondMounted).length).toBeLessThanOrEqual(Math.ceil(took / INTERVAL_MS) + 1);
 
     // Both show the final record as the service has it.
     const record = await first.client.getResult('render-video', id);
@@ -117,52 +148,48 @@ describe('two tabs watching one task', () => {
   });
 
   it('each poll for itself when the journal does not share polling (the control)', async () => {
-    const { second, secondMounted, shortGaps } = await watchInTwoTabs({ sharePolling: false });
-    await untilShown('second', /COMPLETED/);
+    const { second, secondMounted, getsSince } = await watchInTwoTabs({ sharePolling: false });
+    const took = await until(shows('second', /COMPLETED/));
     // Without sharing, the second tab keeps a schedule of its own: the requests of two tabs.
     expect(second.gets().length).toBeGreaterThan(4);
-    expect(shortGaps(secondMounted)).toBeGreaterThan(1);
+    expect(getsSince(secondMounted).length).toBeGreaterThan(Math.ceil(took / INTERVAL_MS) + 1);
   });
 
   it('hand the poll over when the polling tab closes, and the other reaches the final record', async () => {
-    const { first, second, firstView, shortGaps } = await watchInTwoTabs();
-    await waitFor(() => expect(second.gets().length + first.gets().length).toBeGreaterThan(3));
-    expect(second.gets().length).toBeLessThanOrEqual(1);
+    const { first, second, firstView } = await watchInTwoTabs();
+    await until(() => first.gets().length > 3);
+    expect(second.gets()).toHaveLength(0);
 
-    // The first tab closes: its page hides, then goes.
-    const closedAt = performance.now();
+    // The first tab closes: its page hides, then goes, and the browser releases its locks.
+    const closedAt = Date.now();
     const polledBefore = first.gets().length;
     firstView.unmount();
     window.dispatchEvent(new Event('pagehide'));
+    space.closeTab('first');
 
-    await untilShown('second', /COMPLETED/);
-    // The second took over within one interval (or two, for the poll already due) and polled on.
+    await until(shows('second', /COMPLETED/));
+    // The second took over within one interval (two, for the poll already due) and polled on.
     const taken = second.gets().find((get) => get.at >= closedAt);
-    expect(taken).toBeDefined();
-    expect((taken?.at ?? Infinity) - closedAt).toBeLessThan(2 * INTERVAL_MS + 100);
+    expect((taken?.at ?? Infinity) - closedAt).toBeLessThanOrEqual(2 * INTERVAL_MS);
     expect(second.gets().length).toBeGreaterThan(2);
     expect(first.gets().length).toBeLessThanOrEqual(polledBefore + 1);
-    expect(shortGaps(closedAt)).toBeLessThanOrEqual(1);
   });
 
-  it('take the poll over when the polling tab stops answering, after its lease', async () => {
+  it('read for themselves within the ceiling when the polling tab freezes holding the poll', async () => {
     const { first, second, firstView } = await watchInTwoTabs({}, { frames: 30, frameMs: 1000 });
-    await waitFor(() => expect(first.gets().length).toBeGreaterThan(2));
+    await until(() => first.gets().length > 2);
 
-    // Gone without a word (a frozen or crashed tab sends no pagehide).
-    const stoppedAt = performance.now();
+    // Frozen: it polls no more, says nothing, and keeps its lock.
+    const stoppedAt = Date.now();
     firstView.unmount();
-    await untilShown('second', /COMPLETED/);
+    await until(shows('second', /COMPLETED/));
     const taken = second.gets().find((get) => get.at >= stoppedAt);
-    expect(taken).toBeDefined();
-    // Not before the lease (two intervals and a second) ran out, and not long after.
-    const lease = 2 * INTERVAL_MS + 1000;
-    expect((taken?.at ?? 0) - stoppedAt).toBeGreaterThan(lease - 2 * INTERVAL_MS);
-    expect((taken?.at ?? Infinity) - stoppedAt).toBeLessThan(lease + 2 * INTERVAL_MS);
+    // Never later than the policy's ceiling (and one interval for the poll to come due).
+    expect((taken?.at ?? Infinity) - stoppedAt).toBeLessThanOrEqual(2 * INTERVAL_MS);
   });
 
   it('share the poll of a task useTaskList shows in both', async () => {
-    const { openTab, shortGaps } = setup();
+    const { openTab, getsSince } = setup();
     const first = openTab('first');
     const second = openTab('second');
     const id = await first.start('render-video', PARAMS);
@@ -170,18 +197,111 @@ describe('two tabs watching one task', () => {
       const items = useTaskList({ polling: POLLING });
       return (
         <p data-testid={tab}>
-          {items.map((item) => `${item.entry.id} ${item.record?.status ?? 'unread'}`).join()}
+          {items.map((item) => `${item.entry?.id ?? ''} ${item.record?.status ?? 'unread'}`).join()}
         </p>
       );
     }
     render(<List tab="first" />, { wrapper: first.wrapper });
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(/IN_PROGRESS/));
-    const secondMounted = performance.now();
+    await until(shows('first', /IN_PROGRESS/));
+    const secondMounted = Date.now();
     // The second tab finds the task in the journal the two share.
     render(<List tab="second" />, { wrapper: second.wrapper });
-    await untilShown('second', `${id} COMPLETED`);
-    await waitFor(() => expect(screen.getByTestId('first')).toHaveTextContent(`${id} COMPLETED`));
-    expect(second.gets().length).toBeLessThanOrEqual(1);
-    expect(shortGaps(secondMounted)).toBeLessThanOrEqual(1);
+    const took = await until(shows('second', `${id} COMPLETED`));
+    await until(shows('first', `${id} COMPLETED`));
+    expect(second.gets()).toHaveLength(0);
+    expect(getsSince(secondMounted).length).toBeLessThanOrEqual(Math.ceil(took / INTERVAL_MS) + 1);
+  });
+});
+
+describe('two users in one browser', () => {
+  it('refuses a journal whose client has no scope of its own, before storing anything', () => {
+    const storage = mapStorage();
+    const page = openJournalPage(journalPageService(0.1), {
+      journal: tabJournal(space.tab('tab'), { storage }),
+      scope: null,
+    });
+    // React reports the error it rethrows; the test reads the thrown one.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(() => render(<TaskList />, { wrapper: page.wrapper })).toThrow(
+        expect.objectContaining({
+          name: 'TaskwireError',
+          code: 'protocol',
+          reason: 'SCOPE_REQUIRED',
+          message: expect.stringContaining('createTaskClient({ scope })') as unknown,
+        }),
+      );
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(storage.values.size).toBe(0);
+    expect(space.heldNames()).toEqual([]);
+  });
+
+  it('keep their tasks apart in two tabs open at once on one storage and channel', async () => {
+    const { openTab, gets } = setup();
+    const alice = openTab('alice', 'user-alice');
+    const bob = openTab('bob', 'user-bob');
+    const aliceTask = await alice.start('render-video', PARAMS);
+    function List({ tab }: { tab: string }) {
+      const items = useTaskList({ polling: POLLING });
+      return <p data-testid={tab}>{items.map((item) => item.entry?.id ?? 'start').join()}</p>;
+    }
+    render(<List tab="alice" />, { wrapper: alice.wrapper });
+    render(<List tab="bob" />, { wrapper: bob.wrapper });
+    await until(shows('alice', aliceTask));
+    await step(5 * INTERVAL_MS);
+    expect(screen.getByTestId('bob')).toHaveTextContent(/^$/);
+    // Bob's tab neither read Alice's task nor took a record of it into its cache.
+    expect(gets.filter((get) => get.tab === 'bob')).toEqual([]);
+    expect(
+      bob.queryClient
+        .getQueryCache()
+        .getAll()
+        .filter((query) => JSON.stringify(query.queryKey).includes(aliceTask)),
+    ).toEqual([]);
+  });
+
+  it('switch every list and poll to the new user on a log-out and log-in in one tab', async () => {
+    const tabs = setup();
+    const alice = tabs.openTab('tab', 'user-alice');
+    const bob = tabs.openTab('bob', 'user-bob');
+    const aliceTask = await alice.start('render-video', { frames: 50, frameMs: 1000 });
+    const bobTask = await bob.start('render-video', PARAMS);
+    function Page({ client }: { client: typeof alice.client }) {
+      return (
+        <TaskwireProvider client={client} journal={alice.journal}>
+          <List />
+        </TaskwireProvider>
+      );
+    }
+    function List() {
+      const items = useTaskList({ polling: POLLING });
+      return (
+        <p data-testid="tab">
+          {items.map((item) => `${item.entry?.id ?? ''} ${item.record?.status ?? 'unread'}`).join()}
+        </p>
+      );
+    }
+    // One tab, one QueryClient: Alice signed in, then Bob (a new client of his scope).
+    const { QueryClientProvider } = await import('@tanstack/react-query');
+    const view = render(
+      <QueryClientProvider client={alice.queryClient}>
+        <Page client={alice.client} />
+      </QueryClientProvider>,
+    );
+    await until(shows('tab', `${aliceTask} IN_PROGRESS`));
+    view.rerender(
+      <QueryClientProvider client={alice.queryClient}>
+        <Page client={bob.client} />
+      </QueryClientProvider>,
+    );
+    const switchedAt = Date.now();
+    await step(0);
+    expect(screen.getByTestId('tab')).not.toHaveTextContent(aliceTask);
+    await until(shows('tab', `${bobTask} COMPLETED`));
+    // After the switch no request asked for Alice's task: no 404 for a task of another user.
+    expect(tabs.gets.filter((get) => get.at > switchedAt && get.id === aliceTask)).toEqual([]);
+    expect(screen.getByTestId('tab')).not.toHaveTextContent(aliceTask);
   });
 });

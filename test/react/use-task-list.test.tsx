@@ -69,12 +69,12 @@ describe('useTaskList', () => {
       (filter: { task?: string; active?: boolean }) => useTaskList({ ...filter, polling: fast }),
       { wrapper, initialProps: {} },
     );
-    expect(result.current.map(({ entry }) => entry.id)).toEqual([slow, failing, echo]);
+    expect(result.current.map(({ entry }) => entry?.id)).toEqual([slow, failing, echo]);
     expect(result.current.every(({ record }) => record === undefined)).toBe(true);
 
     await waitFor(
       () =>
-        expect(result.current.map(({ entry }) => entry.status)).toEqual([
+        expect(result.current.map(({ entry }) => entry?.status)).toEqual([
           'IN_PROGRESS',
           'FAILED',
           'COMPLETED',
@@ -93,9 +93,9 @@ describe('useTaskList', () => {
     ]);
 
     rerender({ task: 'echo' });
-    expect(result.current.map(({ entry }) => entry.id)).toEqual([echo]);
+    expect(result.current.map(({ entry }) => entry?.id)).toEqual([echo]);
     rerender({ active: true });
-    expect(result.current.map(({ entry }) => entry.id)).toEqual([slow]);
+    expect(result.current.map(({ entry }) => entry?.id)).toEqual([slow]);
     rerender({ task: 'echo', active: true });
     expect(result.current).toEqual([]);
   });
@@ -104,7 +104,7 @@ describe('useTaskList', () => {
     const { wrapper, start, pollsOf } = setup();
     const id = await start('render-video', { frames: 6, frameMs: 100 });
     const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
-    await waitFor(() => expect(result.current[0]?.entry.status).toBe('COMPLETED'), {
+    await waitFor(() => expect(result.current[0]?.entry?.status).toBe('COMPLETED'), {
       timeout: 8000,
     });
     expect(result.current[0]?.record?.progress.percent).toBe(100);
@@ -176,10 +176,10 @@ describe('useTaskList', () => {
     await act(() =>
       result.current.submit.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } }),
     );
-    await waitFor(() => expect(result.current.list[0]?.entry.status).toBe('COMPLETED'), {
+    await waitFor(() => expect(result.current.list[0]?.entry?.status).toBe('COMPLETED'), {
       timeout: 5000,
     });
-    const id = result.current.list[0]?.entry.id ?? '';
+    const id = result.current.list[0]?.entry?.id ?? '';
     expect(result.current.list[0]?.entry).toMatchObject({ key: 'translation', mode: 'submit' });
 
     act(() => result.current.journal.remove(id));

@@ -1,33 +1,40 @@
 /**
- * The rules by which tabs share one poll per task (src/state/tab-poll-sharing.ts):
- * each "tab" is a sharing of its own over Node's real BroadcastChannel, with the timers faked. The
- * channel delivers its messages between turns of the event loop, which `settle` lets pass.
+ * The rules by which tabs share one poll per task (src/state/tab-poll-sharing.ts): each "tab" is a
+ * sharing of its own over Node's real BroadcastChannel and its own `LockManager` of one in-memory
+ * Web Locks space (test/support/in-memory-web-locks.ts, a platform stand-in), with the timers
+ * faked. The channel delivers its messages between turns of the event loop, which `settle` lets pass.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
 import type { TaskRecord } from '../../src/protocol/records.js';
+import { sharedRecordCheck } from '../../src/state/check-shared-record.js';
 import {
-  CLAIM_LEASE_MS,
   createTabPollSharing,
-  DISCOVERY_MS,
-  LEASE_GRACE_MS,
+  IDLE_GRACE_MS,
   type SharedPollContext,
   type TabPollSharing,
 } from '../../src/state/tab-poll-sharing.js';
 import { createTaskJournal } from '../../src/state/task-journal.js';
+import { createInMemoryWebLocks, type InMemoryWebLocks } from '../support/in-memory-web-locks.js';
 
 const TASK_ID = 'task-1';
-/** The policy's delay for a record without a time-left estimate: its floor, 1 s by default. */
-const POLL_MS = 1000;
-/** The lease that comes with such a record. */
-const LEASE_MS = 2 * POLL_MS + LEASE_GRACE_MS;
+/** The policy's ceiling, which bounds what another tab can make this one wait. */
+const CEILING_MS = 10_000;
+/** The task map of the tabs' clients: the task's result is `{ url }`. */
+const client = {
+  scope: 'user',
+  tasks: { task: { params: z.object({}), result: z.object({ url: z.string() }) } },
+};
 
 let channelCount = 0;
+let space: InMemoryWebLocks;
 const opened: TabPollSharing[] = [];
 
 beforeEach(() => {
   // Only the clock and timeouts: setImmediate stays real, so channel messages can be let through.
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   channelCount += 1;
+  space = createInMemoryWebLocks();
 });
 afterEach(() => {
   for (const sharing of opened.splice(0)) sharing.close();
@@ -47,11 +54,12 @@ async function advance(ms: number): Promise<void> {
 function recordOf(
   percent: number,
   status: 'IN_PROGRESS' | 'COMPLETED' = 'IN_PROGRESS',
+  id = TASK_ID,
 ): TaskRecord {
   return {
-    id: TASK_ID,
+    id,
     status,
-    result: null,
+    result: status === 'COMPLETED' ? { url: 'https://cdn.test/real.mp4' } : null,
     progress: { percent, estimatedSecondsLeft: 0 },
     events: [],
   };
@@ -69,50 +77,61 @@ function service() {
   };
   return {
     state,
-    reader: (tab: string) => async () => {
-      state.reads.push(tab);
-      return recordOf(state.percent, state.status);
-    },
+    reader:
+      (tab: string, id = TASK_ID) =>
+      async () => {
+        state.reads.push(tab);
+        return recordOf(state.percent, state.status, id);
+      },
   };
 }
 
 /** A tab: its sharing on the test's channel (or `scope`'s), and its query cache of one record. */
 function tab(name: string, wire: ReturnType<typeof service>, scope = 'user') {
-  const sharing = createTabPollSharing(`tabs-test-${channelCount}:${scope}`);
-  if (!sharing) throw new Error('Node has BroadcastChannel');
+  const sharing = createTabPollSharing(`tabs-test-${channelCount}:${scope}`, {
+    locks: space.tab(name),
+  });
+  if (!sharing) throw new Error('Node has BroadcastChannel, and the tab a LockManager');
   opened.push(sharing);
-  const cache: { record: TaskRecord | undefined; delivered: TaskRecord[] } = {
+  const cache: { record: TaskRecord | undefined; delivered: TaskRecord[]; exists: boolean } = {
     record: undefined,
     delivered: [],
+    exists: true,
   };
-  const context: SharedPollContext = {
+  const contextOf = (id: string): SharedPollContext => ({
     signal: new AbortController().signal,
-    queryKey: ['taskwire', scope, 'result', 'task', TASK_ID],
+    queryKey: ['taskwire', scope, 'result', 'task', id],
     client: {
-      getQueryState: () => ({}),
+      getQueryState: () => (cache.exists ? {} : undefined),
       setQueryData: (_key, data) => {
         cache.record = data as TaskRecord;
         cache.delivered.push(data as TaskRecord);
       },
     },
-  };
-  const read = sharing.share(TASK_ID, wire.reader(name));
+  });
+  const readerOf = (id: string) =>
+    sharing.share(id, wire.reader(name, id), sharedRecordCheck(client, 'task', id), {
+      maxIntervalMs: CEILING_MS,
+    });
+  const read = readerOf(TASK_ID);
   return {
     sharing,
     cache,
     /** One poll, as TanStack Query would make it: resolves with what the query then shows. */
     poll: async () => {
-      const record = await read(context);
+      const record = await read(contextOf(TASK_ID));
       cache.record = record;
       return record;
     },
+    /** One poll of another task. */
+    pollTask: (id: string) => readerOf(id)(contextOf(id)),
   };
 }
 
-/** Starts a poll and lets the discovery time pass; resolves with its record. */
+/** Starts a poll and lets the messages and lock grants it waits for through. */
 async function firstPoll(polling: { poll: () => Promise<TaskRecord> }): Promise<TaskRecord> {
   const pending = polling.poll();
-  await advance(DISCOVERY_MS);
+  await settle();
   return pending;
 }
 
@@ -125,19 +144,19 @@ describe('createTabPollSharing', () => {
     await firstPoll(first);
     expect(wire.state.reads).toEqual(['first']);
 
-    // The second tab asks who polls; the first answers with its record at once.
+    // The second tab asks the polling one for its record, which answers at once.
     const joined = await firstPoll(second);
     expect(joined.progress.percent).toBe(0);
     expect(wire.state.reads).toEqual(['first']);
 
     wire.state.percent = 40;
-    await advance(POLL_MS);
+    const next = second.poll();
     await first.poll();
     await settle();
     // The record reached the second tab's cache without a request of its own…
     expect(second.cache.delivered.at(-1)?.progress.percent).toBe(40);
     // …and its own poll answers it too.
-    expect((await second.poll()).progress.percent).toBe(40);
+    expect((await next).progress.percent).toBe(40);
     expect(wire.state.reads).toEqual(['first', 'first']);
   });
 
@@ -146,8 +165,7 @@ describe('createTabPollSharing', () => {
     const first = tab('first', wire);
     const second = tab('second', wire);
     const both = Promise.all([first.poll(), second.poll()]);
-    await advance(DISCOVERY_MS);
-    await advance(DISCOVERY_MS);
+    await settle();
     const [one, other] = await both;
     expect(wire.state.reads).toHaveLength(1);
     expect(one).toEqual(other);
@@ -160,61 +178,52 @@ describe('createTabPollSharing', () => {
     await firstPoll(first);
     await firstPoll(second);
 
-    // `pagehide`, as the page is closed.
-    first.sharing.release();
+    // The page is closed: the browser releases its locks, and the waiting tab is granted the lock.
+    space.closeTab('first');
+    first.sharing.close();
     await settle();
     wire.state.percent = 50;
     expect((await second.poll()).progress.percent).toBe(50);
     expect(wire.state.reads).toEqual(['first', 'second']);
-
-    // From now on the second tab polls, and the first (back from the cache) follows.
-    await advance(POLL_MS);
-    await second.poll();
-    await settle();
-    await first.poll();
-    expect(wire.state.reads).toEqual(['first', 'second', 'second']);
+    expect(space.heldNames()).toEqual([`tabs-test-${channelCount}:user:poll:${TASK_ID}`]);
   });
 
-  it('takes the poll over when the polling tab stops answering, after its lease', async () => {
+  it('hands the poll over when the polling tab lets go (pagehide), and the first then follows', async () => {
     const wire = service();
     const first = tab('first', wire);
     const second = tab('second', wire);
     await firstPoll(first);
     await firstPoll(second);
 
-    // The first tab hangs: it never polls again. The second polls every second meanwhile.
-    let waited = 0;
-    while (wire.state.reads.length === 1) {
-      await advance(POLL_MS);
-      waited += POLL_MS;
-      await second.poll();
-      if (waited > 10 * LEASE_MS) throw new Error('the second tab never took over');
-    }
-    expect(wire.state.reads).toEqual(['first', 'second']);
-    expect(waited).toBeGreaterThanOrEqual(LEASE_MS - DISCOVERY_MS);
-    expect(waited).toBeLessThanOrEqual(LEASE_MS + POLL_MS);
-
-    // The first tab comes back: it follows the second now instead of reading.
+    first.sharing.release();
     await settle();
-    await first.poll();
+    wire.state.percent = 50;
+    expect((await second.poll()).progress.percent).toBe(50);
     expect(wire.state.reads).toEqual(['first', 'second']);
+
+    // From now on the second tab polls, and the first follows its records.
+    const following = first.poll();
+    await settle();
+    await second.poll();
+    await settle();
+    await following;
+    expect(wire.state.reads).toEqual(['first', 'second', 'second']);
   });
 
-  it('takes the poll over when a claim brings no record, after the claim lease', async () => {
+  it('reads itself after the ceiling when the polling tab stops answering, never later', async () => {
     const wire = service();
     const first = tab('first', wire);
     const second = tab('second', wire);
-    // The first tab claims, then its read never answers.
-    const hang = first.sharing.share(TASK_ID, () => new Promise<TaskRecord>(() => undefined));
-    void hang({ ...contextFor(), signal: new AbortController().signal });
-    await advance(DISCOVERY_MS);
+    await firstPoll(first);
+    await firstPoll(second);
 
+    // The first tab hangs: it holds its lock and never polls again.
     const waiting = second.poll();
-    await advance(CLAIM_LEASE_MS - 2 * DISCOVERY_MS);
-    expect(wire.state.reads).toEqual([]);
-    await advance(2 * DISCOVERY_MS);
+    await advance(CEILING_MS - 1);
+    expect(wire.state.reads).toEqual(['first']);
+    await advance(1);
     await waiting;
-    expect(wire.state.reads).toEqual(['second']);
+    expect(wire.state.reads).toEqual(['first', 'second']);
   });
 
   it('hands the poll over at once when the polling tab is hidden', async () => {
@@ -240,7 +249,7 @@ describe('createTabPollSharing', () => {
     }
   });
 
-  it('ends the sharing with a terminal record: nobody reads the task again', async () => {
+  it('ends the sharing with a terminal record: nobody reads the task again, nothing is kept', async () => {
     const wire = service();
     const first = tab('first', wire);
     const second = tab('second', wire);
@@ -249,15 +258,12 @@ describe('createTabPollSharing', () => {
 
     wire.state.status = 'COMPLETED';
     wire.state.percent = 100;
-    await advance(POLL_MS);
     await first.poll();
     await settle();
     expect(second.cache.delivered.at(-1)?.status).toBe('COMPLETED');
-
-    await advance(10 * LEASE_MS);
-    expect((await second.poll()).status).toBe('COMPLETED');
-    expect((await first.poll()).status).toBe('COMPLETED');
-    expect(wire.state.reads).toEqual(['first', 'first']);
+    expect(first.sharing.trackedTasks()).toBe(0);
+    expect(second.sharing.trackedTasks()).toBe(0);
+    expect(space.heldNames()).toEqual([]);
   });
 
   it('never lets one scope hear the records of another', async () => {
@@ -266,7 +272,6 @@ describe('createTabPollSharing', () => {
     const bob = tab('bob', wire, 'bob');
     await firstPoll(alice);
     await firstPoll(bob);
-    await advance(POLL_MS);
     await alice.poll();
     await settle();
     expect(bob.cache.delivered).toEqual([]);
@@ -278,21 +283,75 @@ describe('createTabPollSharing', () => {
     const first = tab('first', wire);
     const stranger = new BroadcastChannel(`tabs-test-${channelCount}:user`);
     const pending = first.poll();
-    // Each would hold the poll for a minute, were it taken for a message of the tabs.
-    stranger.postMessage({ type: 'claim', id: TASK_ID, from: 'x', leaseMs: 60_000, hidden: 0 });
     stranger.postMessage('hello');
-    stranger.postMessage({
-      type: 'record',
-      id: TASK_ID,
-      from: 'x',
-      leaseMs: 60_000,
-      record: { id: TASK_ID, status: 'DONE' },
-    });
-    await advance(DISCOVERY_MS);
+    stranger.postMessage({ type: 'record', id: TASK_ID, record: { id: TASK_ID, status: 'DONE' } });
+    await settle();
     await pending;
     stranger.close();
     expect(wire.state.reads).toEqual(['first']);
     expect(first.cache.delivered).toEqual([]);
+  });
+
+  it('keeps polling when a message claims the poll for a long lease', async () => {
+    const wire = service();
+    const first = tab('first', wire);
+    const stranger = new BroadcastChannel(`tabs-test-${channelCount}:user`);
+    await firstPoll(first);
+    // A forged claim: were it obeyed, the tab would not read for eleven days.
+    stranger.postMessage({ type: 'claim', id: TASK_ID, from: '0', leaseMs: 1e9, hidden: false });
+    await settle();
+    const next = first.poll();
+    await advance(CEILING_MS);
+    await next;
+    stranger.close();
+    expect(wire.state.reads).toEqual(['first', 'first']);
+  });
+
+  it('ignores a COMPLETED record that fails the task’s result schema, and reads the task itself', async () => {
+    const wire = service();
+    const first = tab('first', wire);
+    const second = tab('second', wire);
+    await firstPoll(first);
+    await firstPoll(second);
+    const forger = new BroadcastChannel(`tabs-test-${channelCount}:user`);
+    const waiting = second.poll();
+    // A made-up result and 999,999 credits, under the real task id.
+    forger.postMessage({
+      type: 'record',
+      id: TASK_ID,
+      record: {
+        ...recordOf(100, 'COMPLETED'),
+        result: { url: 42, stolen: true },
+        usage: { credits: 999_999 },
+      },
+    });
+    await settle();
+    expect(second.cache.delivered.map((record) => record.status)).not.toContain('COMPLETED');
+    // The holder says nothing more: after the ceiling the tab reads the real record itself.
+    await advance(CEILING_MS);
+    const shown = await waiting;
+    forger.close();
+    expect(shown.status).toBe('IN_PROGRESS');
+    expect(wire.state.reads).toEqual(['first', 'second']);
+  });
+
+  it('keeps nothing of a task once no query reads it, or after two ceilings unread', async () => {
+    const wire = service();
+    const first = tab('first', wire);
+    const second = tab('second', wire);
+    for (let index = 0; index < 50; index += 1) await first.pollTask(`task-${String(index)}`);
+    expect(first.sharing.trackedTasks()).toBe(50);
+    await advance(2 * CEILING_MS + IDLE_GRACE_MS);
+    expect(first.sharing.trackedTasks()).toBe(0);
+    expect(space.heldNames()).toEqual([]);
+
+    // A record for a task whose query was dropped drops the task's sharing too.
+    await firstPoll(first);
+    await firstPoll(second);
+    second.cache.exists = false;
+    await first.poll();
+    await settle();
+    expect(second.sharing.trackedTasks()).toBe(0);
   });
 });
 
@@ -300,24 +359,52 @@ describe('TaskJournal.sharePoll', () => {
   it('gives the read itself back when the journal does not share polling', () => {
     const read = async () => recordOf(0);
     const journal = createTaskJournal({ storage: 'memory', sharePolling: false });
-    expect(journal.sharePoll('user', TASK_ID, read)).toBe(read);
+    expect(journal.sharePoll(client, 'task', TASK_ID, read)).toBe(read);
   });
 
   it('gives the read itself back where there is no BroadcastChannel', () => {
+    vi.stubGlobal('navigator', { locks: space.locks });
     vi.stubGlobal('BroadcastChannel', undefined);
     try {
       const read = async () => recordOf(0);
-      expect(createTaskJournal({ storage: 'memory' }).sharePoll('user', TASK_ID, read)).toBe(read);
+      const journal = createTaskJournal({ storage: 'memory' });
+      expect(journal.sharePoll(client, 'task', TASK_ID, read)).toBe(read);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('gives the read itself back where there are no Web Locks', () => {
+    vi.stubGlobal('navigator', {});
+    try {
+      const read = async () => recordOf(0);
+      const journal = createTaskJournal({ storage: 'memory' });
+      expect(journal.sharePoll(client, 'task', TASK_ID, read)).toBe(read);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('shares where both exist, until the journal is closed', async () => {
+    vi.stubGlobal('navigator', { locks: space.locks });
+    try {
+      const read = async () => recordOf(0);
+      const journal = createTaskJournal({ storage: 'memory' });
+      const shared = journal.sharePoll(client, 'task', TASK_ID, read);
+      expect(shared).not.toBe(read);
+      await shared({
+        signal: new AbortController().signal,
+        queryKey: ['taskwire', 'user', 'result', 'task', TASK_ID],
+        client: { getQueryState: () => ({}), setQueryData: () => undefined },
+      });
+      expect(journal.sharedTasks()).toBe(1);
+      journal.close();
+      expect(journal.sharedTasks()).toBe(0);
+      await settle();
+      expect(space.heldNames()).toEqual([]);
+      expect(journal.sharePoll(client, 'task', TASK_ID, read)).toBe(read);
     } finally {
       vi.unstubAllGlobals();
     }
   });
 });
-
-function contextFor(): SharedPollContext {
-  return {
-    signal: new AbortController().signal,
-    queryKey: ['taskwire', 'user', 'result', 'task', TASK_ID],
-    client: { getQueryState: () => undefined, setQueryData: () => undefined },
-  };
-}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createTaskJournal, type TaskJournalEntry } from '../../src/state/task-journal.js';
+import {
+  createTaskJournal,
+  MAX_JOURNAL_BODY_LENGTH,
+  MAX_JOURNAL_KEY_LENGTH,
+  type TaskJournalEntry,
+} from '../../src/state/task-journal.js';
 import { mapStorage } from '../support/map-storage.js';
 
 const entry = (id: string, startedAt: number, extra: Partial<TaskJournalEntry> = {}) =>
@@ -93,5 +98,120 @@ describe('createTaskJournal', () => {
     stop();
     journal.record('s', entry('t2', Date.now()));
     expect(changes).toBe(2);
+  });
+});
+
+describe('createTaskJournal, trusting nothing and losing nothing', () => {
+  it('checks stored entries one by one: a bad one is dropped, the others kept', () => {
+    const storage = mapStorage();
+    const good = entry('t1', Date.now());
+    storage.values.set(
+      'taskwire:journal:s',
+      JSON.stringify({ version: 1, entries: [good, { id: 5 }, { ...good, id: 't2', mode: 'x' }] }),
+    );
+    const journal = createTaskJournal({ storage });
+    expect(journal.entries('s')).toEqual([good]);
+  });
+
+  it('refuses a resumeKey too long to store when it is written, and keeps the entry beside it', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    journal.record('s', entry('t1', Date.now(), { key: 'first' }));
+    const long = 'k'.repeat(MAX_JOURNAL_KEY_LENGTH + 1);
+    expect(() => journal.record('s', entry('t2', Date.now(), { key: long }))).toThrow(
+      expect.objectContaining({ code: 'protocol', reason: 'JOURNAL_ENTRY_REFUSED' }),
+    );
+    expect(() => journal.record('s', entry('t2', Date.now(), { key: long }))).toThrow(/resumeKey/);
+    // Read back as a reload would: the first task is still there.
+    const reloaded = createTaskJournal({ storage });
+    expect(reloaded.entries('s').map((kept) => kept.id)).toEqual(['t1']);
+  });
+
+  it('tries a storage that threw once again on the next write', () => {
+    const storage = mapStorage();
+    let failures = 1;
+    const flaky = {
+      ...storage,
+      setItem: (key: string, value: string) => {
+        if (failures-- > 0) throw new Error('QuotaExceededError');
+        storage.setItem(key, value);
+      },
+    };
+    const journal = createTaskJournal({ storage: flaky });
+    journal.record('s', entry('t1', Date.now()));
+    expect(journal.entries('s').map((kept) => kept.id)).toEqual(['t1']);
+    journal.record('s', entry('t2', Date.now() + 1));
+    // Both reach the storage itself: a reload finds them.
+    const reloaded = createTaskJournal({ storage });
+    expect(reloaded.entries('s').map((kept) => kept.id)).toEqual(['t2', 't1']);
+  });
+
+  it('removes entries past maxAgeMs from the storage itself', () => {
+    const storage = mapStorage();
+    let now = 10_000;
+    const journal = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    journal.record('s', entry('t1', 9_000));
+    now = 20_000;
+    const later = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    later.prune('s');
+    expect(storage.values.has('taskwire:journal:s')).toBe(false);
+  });
+
+  it('treats a startedAt in the future as now, so the entry ages', () => {
+    const storage = mapStorage();
+    let now = 10_000;
+    storage.values.set(
+      'taskwire:journal:s',
+      JSON.stringify({ version: 1, entries: [entry('t1', Number.MAX_SAFE_INTEGER)] }),
+    );
+    const journal = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    expect(journal.entries('s')[0]?.startedAt).toBe(10_000);
+    now = 16_000;
+    expect(journal.entries('s')).toEqual([]);
+    journal.record('s', entry('t2', 99_999_999));
+    expect(journal.entries('s')[0]?.startedAt).toBe(16_000);
+  });
+
+  it('keeps a start with its idempotency key and body until the task’s entry replaces it', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    journal.begin('s', {
+      key: 'render',
+      task: 'render-video',
+      mode: 'submit',
+      startedAt: Date.now(),
+      idempotencyKey: 'key-1',
+      body: { params: { frames: 3 } },
+    });
+    const reloaded = createTaskJournal({ storage });
+    expect(reloaded.starts('s')).toEqual([
+      expect.objectContaining({
+        key: 'render',
+        idempotencyKey: 'key-1',
+        body: { params: { frames: 3 } },
+      }),
+    ]);
+    reloaded.record('s', entry('t1', Date.now(), { key: 'render', mode: 'submit' }));
+    expect(reloaded.starts('s')).toEqual([]);
+    expect(storage.values.get('taskwire:journal:s')).not.toContain('frames');
+    expect(() =>
+      reloaded.begin('s', {
+        key: 'big',
+        task: 'render-video',
+        mode: 'submit',
+        startedAt: Date.now(),
+        body: { params: { text: 'x'.repeat(MAX_JOURNAL_BODY_LENGTH) } },
+      }),
+    ).toThrow(expect.objectContaining({ reason: 'JOURNAL_ENTRY_REFUSED' }));
+    expect(reloaded.entries('s').map((kept) => kept.id)).toEqual(['t1']);
+  });
+
+  it('lets go of its listeners when closed', () => {
+    const journal = createTaskJournal({ storage: 'memory' });
+    let changes = 0;
+    journal.subscribe(() => (changes += 1));
+    journal.close();
+    journal.record('s', entry('t1', Date.now()));
+    expect(changes).toBe(0);
   });
 });

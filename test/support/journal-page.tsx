@@ -7,7 +7,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createTaskClient } from '../../src/client/index.js';
-import { TaskwireProvider, type TaskJournal } from '../../src/index.js';
+import {
+  createTaskJournal,
+  TaskwireProvider,
+  type TaskJournal,
+  type TaskJournalOptions,
+} from '../../src/index.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
@@ -38,19 +43,22 @@ export interface JournalPageOptions {
    * policy alone sets the pace (docs/protocol.md, "Get Result"). Defaults to `true`.
    */
   retryAfter?: boolean;
-  /** The client's scope, which names the journal's BroadcastChannel. Defaults to the client's own. */
-  scope?: string;
+  /**
+   * The client's scope (the signed-in user's id), which names the journal's BroadcastChannel and
+   * Web Locks. Defaults to `'journal-page-user'`; `null` leaves it unset, as an app that forgot it.
+   */
+  scope?: string | null;
 }
 
 /** One page on `service`: its client, QueryClient, journal, provider wrapper and a way to start tasks. */
 export function openJournalPage(service: ReferenceService, options: JournalPageOptions) {
-  const { journal, onRequest, retryAfter = true, scope } = options;
+  const { journal, onRequest, retryAfter = true, scope = 'journal-page-user' } = options;
   const client = createTaskClient({
     baseUrl: 'http://taskwire.test',
     userToken: DEMO_USER_TOKEN,
     clientToken: DEMO_CLIENT_TOKEN,
     tasks: demoTaskSchemas,
-    ...(scope === undefined ? {} : { scope }),
+    ...(scope === null ? {} : { scope }),
     fetch: async (request) => {
       onRequest?.(request);
       const response = await service.fetch(request);
@@ -89,4 +97,20 @@ export function openJournalPage(service: ReferenceService, options: JournalPageO
 export async function closeJournalPages(): Promise<void> {
   for (const queryClient of queryClients.splice(0)) queryClient.clear();
   await Promise.all(services.splice(0).map((service) => service.close()));
+}
+
+/**
+ * A journal as a tab makes it: it takes the tab's Web Locks (`navigator.locks`, which jsdom lacks)
+ * when it is made, so `locks` (a `LockManager` of test/support/in-memory-web-locks.ts, one per tab
+ * over one shared lock space) stands in for it while the journal is made.
+ */
+export function tabJournal(locks: LockManager, options: TaskJournalOptions = {}): TaskJournal {
+  const before = Object.getOwnPropertyDescriptor(navigator, 'locks');
+  Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
+  try {
+    return createTaskJournal(options);
+  } finally {
+    if (before) Object.defineProperty(navigator, 'locks', before);
+    else delete (navigator as { locks?: unknown }).locks;
+  }
 }

@@ -16,6 +16,16 @@ export interface TaskListMessages {
   dismiss: string;
   /** The dismiss button's accessible name: "Dismiss render-video, started 14:05". */
   dismissLabel: (task: string, time: string, today: boolean) => string;
+  /**
+   * In place of the status, for a task whose reads failed for good, by the answer's HTTP status:
+   * "No longer at the service" (404, 410), "Not signed in to read it" (401), else "Can’t be read".
+   */
+  readFailed: (status: number | undefined) => string;
+  /**
+   * In place of the status, for a start cut by a reload before the service answered: "Outcome
+   * unknown".
+   */
+  outcomeUnknown: string;
 }
 
 /** English task list wording, the default. */
@@ -26,4 +36,11 @@ export const taskListMessages: TaskListMessages = {
   started: (time) => `Started ${time}`,
   dismiss: 'Dismiss',
   dismissLabel: (task, time) => `Dismiss ${task}, started ${time}`,
+  readFailed: (status) =>
+    status === 404 || status === 410
+      ? 'No longer at the service'
+      : status === 401
+        ? 'Not signed in to read it'
+        : 'Can’t be read',
+  outcomeUnknown: 'Outcome unknown',
 };

@@ -7,7 +7,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { TaskRecord } from '../../protocol/records.js';
-import type { TaskJournalEntry } from '../../state/task-journal.js';
+import type { TaskJournalEntry, TaskJournalStart } from '../../state/task-journal.js';
 import { rootProps } from '../root-props.js';
 import { warnInvalidProp } from '../dev-warning.js';
 import { formatCredits, formatNumber, type Locale } from '../format.js';
@@ -19,22 +19,40 @@ import { statusMessages, toDisplayStatus, type TaskDisplayStatus } from '../task
 import { formatStartTime } from './format-start-time.js';
 import { taskListMessages } from './task-list-messages.js';
 
-/** One task a {@link TaskListView} shows: a journal entry and, once read, its record. */
+/**
+ * One task a {@link TaskListView} shows: a journal entry and, once read, its record (or the error
+ * that ended its reads); or a start whose outcome is unknown. `useTaskList()` items fit as they are.
+ */
 export interface TaskListViewItem {
-  /** The journal entry (`useTaskList()` items fit as they are). */
-  entry: Pick<TaskJournalEntry, 'id' | 'task' | 'status' | 'startedAt'>;
+  /** The journal entry; `undefined` for a start whose outcome is unknown. */
+  entry?: Pick<TaskJournalEntry, 'id' | 'task' | 'status' | 'startedAt'> | undefined;
+  /** A start cut before the service answered (no task id known): shown as outcome unknown. */
+  start?: Pick<TaskJournalStart, 'key' | 'task' | 'startedAt'> | undefined;
   /** The task's record, `undefined` until read: progress and credits come from it. */
   record?: Pick<TaskRecord, 'status' | 'progress' | 'usage'> | undefined;
+  /** The error that ended the task's reads for good (a 404, 410 or 401), shown instead of a status. */
+  error?: { status?: number | undefined } | undefined;
 }
 
 /** What a {@link TaskListView} shows, mirrored in its `data-state`. */
 export type TaskListViewState = 'empty' | 'listed';
 
+/** What one line of a {@link TaskListView} shows, mirrored in its `data-state`. */
+export type TaskListItemState = TaskDisplayStatus | 'error' | 'unknown';
+
+/** The id a line goes by, and `onDismiss` is called with: the task's, or `start:` and its key. */
+export function lineIdOf(item: TaskListViewItem): string {
+  return item.entry ? item.entry.id : `start:${item.start?.key ?? ''}`;
+}
+
 /** Props of {@link TaskListView}; any other prop goes to the root `<div>`. */
 export interface TaskListViewProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** The tasks, newest first (`useTaskList()`). Defaults to `[]`. */
   items?: readonly TaskListViewItem[];
-  /** Called with the task id when its dismiss button is pressed. Without it, no dismiss buttons. */
+  /**
+   * Called with the task id when its dismiss button is pressed (`start:` and its key for a start
+   * with no task id). Without it, no dismiss buttons.
+   */
   onDismiss?: (id: string) => void;
   /** The list's visible heading. Defaults to the `taskList.label` message (`'Tasks'`). */
   label?: ReactNode;
@@ -52,8 +70,13 @@ export interface TaskListViewProps extends Omit<ComponentPropsWithoutRef<'div'>,
 /** The English groups the list reads (the badges' status words included). */
 const ENGLISH = { taskList: taskListMessages, status: statusMessages, credits: creditMessages };
 
-/** The status an item shows: its record's, else its entry's (both may be the service's words). */
-function statusOf(item: TaskListViewItem): TaskDisplayStatus {
+/**
+ * The state a line shows: an error that ended its reads, an unknown outcome, else its record's
+ * status, else its entry's (both may be the service's words).
+ */
+function stateOf(item: TaskListViewItem): TaskListItemState {
+  if (!item.entry) return 'unknown';
+  if (item.error) return 'error';
   return toDisplayStatus(item.record?.status ?? item.entry.status) ?? 'idle';
 }
 
@@ -103,8 +126,9 @@ export const TaskListView = forwardRef<HTMLDivElement, TaskListViewProps>(functi
   const dismiss = (index: number) => {
     const item = items[index];
     if (!item || !onDismiss) return;
-    focusNext.current = (items[index + 1] ?? items[index - 1])?.entry.id ?? '';
-    onDismiss(item.entry.id);
+    const next = items[index + 1] ?? items[index - 1];
+    focusNext.current = next ? lineIdOf(next) : '';
+    onDismiss(lineIdOf(item));
   };
 
   return (
@@ -117,19 +141,28 @@ export const TaskListView = forwardRef<HTMLDivElement, TaskListViewProps>(functi
       ) : (
         <ul className="taskwire-task-list__list" aria-labelledby={labelId}>
           {items.map((item, index) => {
-            const { entry, record } = item;
-            const status = statusOf(item);
-            const started = formatStartTime(entry.startedAt, locale);
-            const percent = record?.progress.percent;
+            const { record } = item;
+            const line = item.entry ?? item.start;
+            if (!line) return null;
+            const id = lineIdOf(item);
+            const state = stateOf(item);
+            const started = formatStartTime(line.startedAt, locale);
+            const percent = state === 'error' ? undefined : record?.progress.percent;
             const credits = record?.usage?.credits;
             return (
-              <li key={entry.id} className="taskwire-task-list__item" data-state={status}>
-                <span className="taskwire-task-list__task">{entry.task}</span>
-                <TaskStatusBadge
-                  className="taskwire-task-list__status"
-                  status={status}
-                  messages={messages}
-                />
+              <li key={id} className="taskwire-task-list__item" data-state={state}>
+                <span className="taskwire-task-list__task">{line.task}</span>
+                {state === 'error' || state === 'unknown' ? (
+                  <span className="taskwire-task-list__status taskwire-task-list__problem">
+                    {state === 'error' ? text.readFailed(item.error?.status) : text.outcomeUnknown}
+                  </span>
+                ) : (
+                  <TaskStatusBadge
+                    className="taskwire-task-list__status"
+                    status={state}
+                    messages={messages}
+                  />
+                )}
                 <span className="taskwire-task-list__details">
                   {percent !== undefined && (
                     <span className="taskwire-task-list__progress">
@@ -157,8 +190,8 @@ export const TaskListView = forwardRef<HTMLDivElement, TaskListViewProps>(functi
                   <button
                     type="button"
                     className="taskwire-button taskwire-task-list__dismiss"
-                    aria-label={text.dismissLabel(entry.task, started.text, started.today)}
-                    data-dismiss-id={entry.id}
+                    aria-label={text.dismissLabel(line.task, started.text, started.today)}
+                    data-dismiss-id={id}
                     onClick={() => dismiss(index)}
                   >
                     {text.dismiss}
