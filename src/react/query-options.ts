@@ -17,6 +17,7 @@ import {
   type PollState,
 } from '../state/polling-policy.js';
 import type { TaskJournal } from '../state/task-journal.js';
+import type { SharedPollContext } from '../state/tab-poll-sharing.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskRecord } from '../protocol/records.js';
 import type { TaskClient } from '../client/types.js';
@@ -63,8 +64,12 @@ type ResultQuery = Query<
 >;
 
 function pollStateOf(query: ResultQuery): PollState {
-  const now = Date.now();
-  if (!pollingStartedAt.has(query)) pollingStartedAt.set(query, now);
+  // Polling starts with the first answer. Before it no clock is read: TanStack Query asks for the
+  // schedule in render (a new observer does), a server's render included, whose HTML must not
+  // depend on the time (docs/protocol.md, "The hooks").
+  const answered = query.state.dataUpdatedAt !== 0 || query.state.errorUpdatedAt !== 0;
+  const now = answered ? Date.now() : 0;
+  if (answered && !pollingStartedAt.has(query)) pollingStartedAt.set(query, now);
   const record = query.state.data;
   return {
     status: record?.status,
@@ -120,9 +125,15 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
     if (hint !== undefined) retryAfterHints.set(record, hint);
     return record;
   };
+  const { journal } = config;
+  let shared: ((context: SharedPollContext) => ReturnType<typeof read>) | undefined;
   return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
     queryKey: taskwireKeys.result(client.scope, task, id),
-    queryFn: config.journal?.sharePoll(client.scope, id, read, config.polling) ?? read,
+    // Shared on the first fetch, not here: these options are built in every render, the server's
+    // included, where nothing may open a channel or read storage.
+    queryFn: journal
+      ? (context) => (shared ??= journal.sharePoll(client, task, id, read, config.polling))(context)
+      : read,
     // Polling does its own backoff; TanStack's retries would multiply the requests.
     retry: false,
     // Fresh until the next poll is due, so a component mounting between two polls joins the schedule.

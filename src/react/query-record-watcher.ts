@@ -31,8 +31,11 @@ export function queryRecordWatcher<Result>(
     );
     let reported: { data: unknown; error: unknown } = { data: undefined, error: undefined };
     const report = (result: { data?: unknown; error: unknown }) => {
-      // The observer tells every change of fetch status too; only a new record or error counts.
-      if (result.data !== undefined && result.data !== reported.data) {
+      // The observer tells every change of fetch status too; only a new record or error counts. A
+      // good read after a failed one counts although its record is the same object (TanStack keeps
+      // an equal answer's previous object): it is what tells the stream that reads answer again.
+      const healed = reported.error !== undefined && reported.error !== null && !result.error;
+      if (result.data !== undefined && (result.data !== reported.data || healed)) {
         listener.onRecord(result.data as TaskRecord<Result>);
       }
       if (result.error && result.error !== reported.error) {

@@ -7,6 +7,7 @@ import {
   type TaskStreamCallbacks,
 } from '../state/task-stream-controller.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
+import { isTerminalStatus, type TaskRecord } from '../protocol/records.js';
 import type {
   TaskCustomEvent,
   TaskName,
@@ -33,8 +34,9 @@ export interface UseTaskStreamOptions<Event> {
   recoverForMs?: number;
   /**
    * Names the task this hook starts in the provider's journal, so that after a reload the same hook
-   * takes it up again: `recovering` from its first render, its outcome read with Get Result, nothing
-   * posted again. Needs a `journal` on the provider; defaults to none.
+   * takes it up again: `recovering` from its first render (on a server-rendered page, from right
+   * after hydration), its outcome read with Get Result, nothing posted again. Needs a `journal` on
+   * the provider; defaults to none.
    */
   resumeKey?: string;
 }
@@ -52,8 +54,10 @@ export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamSt
  * events. Renders at most once per animation frame however fast events come; the final state at
  * once, or on the next frame when this one has already rendered. If the connection breaks, the
  * outcome is read with Get Result (`recovering`, sharing the poll of every `useTaskResult` of the
- * task, and with a journal on the provider that of the other tabs), never by posting again. A finished stream writes its TaskRecord into the cache
- * `useTaskResult` reads. The stream is aborted when the component unmounts.
+ * task, and with a journal on the provider that of the other tabs), never by posting again. While
+ * it streams (once per frame) and once it has completed, it writes its TaskRecord into the cache
+ * that `useTaskResult`, `useTaskList` and `<TaskList>` read, so every view of the task shows the
+ * same progress. The stream is aborted when the component unmounts.
  */
 export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   task: Name,
@@ -74,8 +78,16 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
     openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
+    // One task, one truth on a page: every view of the task reads this entry.
     onRecord: (record) =>
-      queryClient.setQueryData(taskwireKeys.result(scope, task, record.id), record),
+      queryClient.setQueryData<TaskRecord<Result>>(
+        taskwireKeys.result(scope, task, record.id),
+        // A final record, read by a poll or another tab, is never taken back by a live one.
+        (cached) =>
+          cached && isTerminalStatus(cached.status) && !isTerminalStatus(record.status)
+            ? cached
+            : record,
+      ),
     ...(onEvent ? { onEvent } : {}),
     ...(journal && resumeKey !== undefined
       ? {
@@ -91,26 +103,32 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
         }
       : {}),
   });
-  const [controller] = useState(() => {
-    const resumed =
-      resumeKey === undefined
-        ? undefined
-        : journal?.entries(scope).find((entry) => entry.key === resumeKey && entry.task === task);
-    return createTaskStreamController<Params, Result, Event>({
+  const [controller] = useState(() =>
+    createTaskStreamController<Params, Result, Event>({
       ...callbacks(),
       ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
       ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
-      ...(resumed ? { resumeTaskId: resumed.id } : {}),
-    });
-  });
+      // Looked up at the first client snapshot, never in a server render or a hydrating one: the
+      // journal reads storage and the clock, which the server has not (docs/protocol.md, "The hooks").
+      ...(journal && resumeKey !== undefined
+        ? {
+            resume: () =>
+              journal.entries(scope).find((entry) => entry.key === resumeKey && entry.task === task)
+                ?.id,
+          }
+        : {}),
+    }),
+  );
   // The controller lives as long as the component; give it the latest props after each render.
   useEffect(() => {
     controller.configure(callbacks());
   });
+  // Hydration renders the server's snapshot (idle), so the HTML matches; a task to resume shows
+  // right after it. A render with nothing to hydrate takes it up from its first render.
   const state = useSyncExternalStore(
     controller.subscribe,
     controller.getSnapshot,
-    controller.getSnapshot,
+    controller.getServerSnapshot,
   );
   // The journal follows the task to its end, so a reload after it shows the outcome, not a recovery.
   const ended =

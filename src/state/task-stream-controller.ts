@@ -15,6 +15,7 @@ import {
   eventReferenceOf,
   initialTaskStreamState,
   isSettledStreamStatus,
+  liveRecordOfStream,
   recordOfStream,
   reduceTaskStream,
   type TaskStreamAction,
@@ -36,11 +37,19 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   watchRecord: WatchTaskRecord<Result>;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: (event: Event) => void;
+  /**
+   * Called when a new run starts, before its request leaves (the moment to write a start ahead of
+   * its id, so that a reload cutting it short leaves a trace).
+   */
+  onStart?: (params: Params) => void;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
   onTaskId?: (taskId: string) => void;
   /**
-   * Called once a stream has ended with the TaskRecord it amounts to, when it can be rebuilt exactly
-   * (every custom event carried its id); the React layer writes it into the query cache.
+   * Called with the TaskRecord the stream amounts to, for the cache that other views of the task
+   * read (one task, one truth on a page): while it streams, an `IN_PROGRESS` record with the
+   * progress, partial result and events shown, at most once per flush (one per animation frame)
+   * and only when they changed; once it has completed, the record as Get Result would answer it,
+   * when it can be rebuilt exactly (every custom event carried its id).
    */
   onRecord?: (record: TaskRecord<Result>) => void;
 }
@@ -61,10 +70,13 @@ export interface TaskStreamControllerOptions<Params, Result, Event> extends Task
    */
   recoverForMs?: number;
   /**
-   * A task started earlier (before a reload, say) to take up: the controller starts `recovering`
-   * it, reading its outcome with its record watch from the first subscription on, and posts nothing.
+   * Looks up a task started earlier (before a reload, say) to take up, or `undefined` for none. It
+   * is called once, lazily, by the first `getSnapshot` or `subscribe`, never at creation nor by
+   * `getServerSnapshot`, so that a host rendering on a server reads no storage or clock: with a
+   * task id, the controller is `recovering` it from there on, reading its outcome with its record
+   * watch from the first subscription on, and posts nothing. Defaults to none.
    */
-  resumeTaskId?: string;
+  resume?: () => string | undefined;
 }
 
 /**
@@ -76,6 +88,12 @@ export interface TaskStreamControllerOptions<Params, Result, Event> extends Task
 export interface TaskStreamController<Params, Result, Event> {
   /** The current state; a new object only when something changed and a flush happened. */
   getSnapshot(): TaskStreamState<Result, Event>;
+  /**
+   * The state a server render shows, and so the first client render that hydrates it: always the
+   * state before anything started (`idle`), the same object every time, whatever there is to
+   * resume; the task to resume shows from the next `getSnapshot` on, right after hydration.
+   */
+  getServerSnapshot(): TaskStreamState<Result, Event>;
   /** Listens for new snapshots; the returned function stops listening. */
   subscribe(listener: () => void): () => void;
   /** Starts a stream; joins the one running when the params are the same, else replaces it. */
@@ -104,7 +122,8 @@ export function createTaskStreamController<
   const recoverForMs = options.recoverForMs ?? DEFAULT_RECOVER_FOR_MS;
   let callbacks: TaskStreamCallbacks<Params, Result, Event> = options;
   const listeners = new Set<() => void>();
-  let working = initialTaskStreamState<Result, Event>();
+  const serverSnapshot = initialTaskStreamState<Result, Event>();
+  let working = serverSnapshot;
   let snapshot = working;
   // The run in progress: its abort, its params' key, and while recovering the stop of its record
   // watch and the timer after which the recovery gives up.
@@ -117,18 +136,48 @@ export function createTaskStreamController<
       }
     | undefined;
   let references: EventReference[] | undefined = [];
-  // A resumed task waits for the first subscriber before its watch starts: no work in a render.
+  // The lookup of a task to resume runs once, at the first snapshot or subscription (never at
+  // creation, which a server render also does); the task's watch waits for the first subscriber,
+  // so that a render starts no work.
+  let lookUpResume = options.resume;
   let resumeOnSubscribe = false;
-  if (options.resumeTaskId !== undefined) {
-    working = { ...working, status: 'recovering', taskId: options.resumeTaskId };
+  const takeUpResumed = () => {
+    const lookUp = lookUpResume;
+    lookUpResume = undefined;
+    const taskId = lookUp?.();
+    // A start already made on this controller wins over an old task.
+    if (taskId === undefined || working !== serverSnapshot) return;
+    working = { ...working, status: 'recovering', taskId };
     snapshot = working;
     current = { abort: new AbortController(), paramsKey: '' };
     resumeOnSubscribe = true;
-  }
+  };
+
+  // What the last live record carried, so that an unchanged state writes none.
+  let published: { progress: unknown; partialResult: unknown; events: number } | undefined;
+  /** Hands the record of a stream in progress to `onRecord`, once per flush, when it changed. */
+  const publishLiveRecord = () => {
+    const { status, progress, partialResult } = working;
+    if (status !== 'streaming' || callbacks.onRecord === undefined) return;
+    const events = references?.length ?? 0;
+    if (
+      published !== undefined &&
+      published.progress === progress &&
+      published.partialResult === partialResult &&
+      published.events === events
+    ) {
+      return;
+    }
+    const record = liveRecordOfStream(working, references);
+    if (!record) return;
+    published = { progress, partialResult, events };
+    callbacks.onRecord(record);
+  };
 
   const scheduler = (options.createScheduler ?? createFrameScheduler)(() => {
     if (snapshot === working) return;
     snapshot = working;
+    publishLiveRecord();
     for (const listener of listeners) listener();
   });
 
@@ -280,8 +329,13 @@ export function createTaskStreamController<
   };
 
   return {
-    getSnapshot: () => snapshot,
+    getSnapshot() {
+      if (lookUpResume) takeUpResumed();
+      return snapshot;
+    },
+    getServerSnapshot: () => serverSnapshot,
     subscribe(listener) {
+      if (lookUpResume) takeUpResumed();
       listeners.add(listener);
       // A subscriber that comes after the others left sees what changed meanwhile.
       snapshot = working;
@@ -303,10 +357,15 @@ export function createTaskStreamController<
       const paramsKey = canonicalJson(params);
       const running = current !== undefined && working.status !== 'recovering';
       if (running && current?.paramsKey === paramsKey) return;
+      // A start before the first snapshot (from an effect) replaces whatever was there to resume.
+      lookUpResume = undefined;
+      resumeOnSubscribe = false;
       endRun();
       const self = { abort: new AbortController(), paramsKey };
       current = self;
       references = [];
+      published = undefined;
+      callbacks.onStart?.(params);
       dispatch({ type: 'start' }, 'now');
       void run(params, self);
     },

@@ -243,6 +243,29 @@ export function recordOfStream<Result, Event>(
   };
 }
 
+/**
+ * The `IN_PROGRESS` TaskRecord a stream that runs amounts to, for the views of the task that read
+ * Get Result's cache (docs/protocol.md, "The hooks"): its progress, latest partial result (`null`
+ * before one) and the ids of its custom events so far (`[]` when one came without an id), or
+ * `undefined` while it is not `streaming`, has no task id or has not reported progress yet.
+ */
+export function liveRecordOfStream<Result, Event>(
+  state: TaskStreamState<Result, Event>,
+  events: readonly EventReference[] | undefined,
+): TaskRecord<Result> | undefined {
+  const { taskId, progress } = state;
+  if (state.status !== 'streaming' || taskId === undefined || progress === undefined) {
+    return undefined;
+  }
+  return {
+    id: taskId,
+    status: 'IN_PROGRESS',
+    result: state.partialResult ?? null,
+    progress,
+    events: events ? [...events] : [],
+  };
+}
+
 /** The event references of custom events, for writing a TaskRecord built from a stream. */
 export function eventReferenceOf(event: {
   type: string;

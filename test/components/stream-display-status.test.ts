@@ -3,9 +3,33 @@ import { streamDisplayStatus } from '../../src/components/stream-display-status.
 import { describeStatus, toDisplayStatus } from '../../src/components/task-status.js';
 
 describe('streamDisplayStatus', () => {
-  it('shows a recovering stream as reconnecting, never as running', () => {
+  it('shows a recovering stream as running while its reads answer, reconnecting while they fail', () => {
+    expect(streamDisplayStatus({ status: 'recovering', error: undefined })).toBe('running');
+    const failedRead = new Error('503');
+    expect(streamDisplayStatus({ status: 'recovering', error: failedRead })).toBe('reconnecting');
+    expect(describeStatus(streamDisplayStatus({ status: 'recovering', error: failedRead }))).toBe(
+      'Reconnecting',
+    );
+  });
+
+  it('shows a bare recovering status as reconnecting, since nothing says the reads answer', () => {
     expect(streamDisplayStatus('recovering')).toBe('reconnecting');
     expect(describeStatus(streamDisplayStatus('recovering'))).toBe('Reconnecting');
+  });
+
+  it('maps a stream object like its status outside recovering', () => {
+    const statuses = [
+      'idle',
+      'connecting',
+      'streaming',
+      'completed',
+      'failed',
+      'error',
+      'stopped',
+    ] as const;
+    for (const status of statuses) {
+      expect(streamDisplayStatus({ status, error: undefined })).toBe(streamDisplayStatus(status));
+    }
   });
 
   it('maps every other stream status as before', () => {

@@ -2,14 +2,17 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import type { ReactElement } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
+import { createTaskJournal } from '../../src/state/task-journal.js';
+import { mapStorage } from '../support/map-storage.js';
 import {
   CreditCostPreview,
   NotificationActions,
   TaskEventList,
   TaskListView,
   TaskProgress,
+  streamDisplayStatus,
   TaskStatusBadge,
   UsageBreakdown,
 } from '../../src/components/index.js';
@@ -47,6 +50,75 @@ describe('server rendering', () => {
       </QueryClientProvider>,
     );
     expect(html).toContain('pending pending idle');
+    expect(requests).toBe(0);
+  });
+});
+
+describe('server rendering with a journal entry to resume', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('reads no clock, random number or storage while rendering, and renders the stream idle', () => {
+    const storage = mapStorage();
+    // Even a journal that could read an entry on the server: the render must not look at it, since
+    // the browser's first render, which hydrates this HTML, must show the very same thing.
+    const journal = createTaskJournal({ storage, sharePolling: false });
+    const scope = 'user-1';
+    journal.record(scope, {
+      key: 'render',
+      task: 'render-video',
+      id: 'task-1',
+      mode: 'stream',
+      status: 'IN_PROGRESS',
+      startedAt: Date.now(),
+    });
+    let requests = 0;
+    const client = createTaskClient({
+      baseUrl: 'http://taskwire.test',
+      userToken: 'u',
+      clientToken: 'c',
+      scope,
+      fetch: async () => {
+        requests += 1;
+        return new Response(null, { status: 500 });
+      },
+    });
+    function Page() {
+      const stream = useTaskStream('render-video', { resumeKey: 'render' });
+      const result = useTaskResult('render-video', 'task-1');
+      return (
+        <section>
+          <p>{`${stream.status} ${result.status}`}</p>
+          <TaskProgress label="Render" status={streamDisplayStatus(stream)} />
+        </section>
+      );
+    }
+    const reads = vi.spyOn(storage, 'getItem');
+    // Who read the clock, if anyone: a failure names the reader.
+    const clockReaders: string[] = [];
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => {
+      clockReaders.push(String(new Error().stack));
+      return realNow();
+    });
+    const dates = vi.spyOn(globalThis, 'Date');
+    const random = vi.spyOn(Math, 'random');
+    const uuids = vi.spyOn(crypto, 'getRandomValues');
+    const html = renderToString(
+      <QueryClientProvider client={new QueryClient()}>
+        <TaskwireProvider client={client} journal={journal}>
+          <Page />
+        </TaskwireProvider>
+      </QueryClientProvider>,
+    );
+    expect(html).toContain('idle pending');
+    expect(html).toContain('data-state="idle"');
+    expect(reads).not.toHaveBeenCalled();
+    expect(clockReaders).toEqual([]);
+    expect(dates).not.toHaveBeenCalled();
+    expect(random).not.toHaveBeenCalled();
+    expect(uuids).not.toHaveBeenCalled();
     expect(requests).toBe(0);
   });
 });

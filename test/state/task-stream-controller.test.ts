@@ -190,3 +190,108 @@ describe('createTaskStreamController', () => {
     unsubscribe();
   });
 });
+
+describe('createTaskStreamController, the records it hands to onRecord', () => {
+  it('hands over an IN_PROGRESS record once per frame while it streams, only when it changed', async () => {
+    const frames = manualFrames();
+    const taskId = '6f1c2a44-6a1e-4d0b-9a53-0c9d3f1b7e21';
+    const stream = manualStream(taskId);
+    const records: Array<{ frame: number; status: string; percent: number }> = [];
+    const controller = createTaskStreamController<unknown, { frames: number }, never>({
+      openStream: stream.open,
+      watchRecord: () => () => undefined,
+      createScheduler: (flush) => createFrameScheduler(flush, frames.request),
+      onRecord: (record) =>
+        records.push({
+          frame: frames.current,
+          status: record.status,
+          percent: record.progress.percent,
+        }),
+    });
+    const unsubscribe = controller.subscribe(() => undefined);
+    controller.start({});
+    await settle();
+    frames.tick();
+    // Open, no progress yet: nothing to say.
+    expect(records).toEqual([]);
+    stream.push(progress(10), progress(20));
+    await settle();
+    frames.tick();
+    frames.tick();
+    stream.push(progress(30));
+    await settle();
+    frames.tick();
+    expect(records).toEqual([
+      { frame: 2, status: 'IN_PROGRESS', percent: 20 },
+      { frame: 4, status: 'IN_PROGRESS', percent: 30 },
+    ]);
+    stream.push({ type: 'task.partial-result', result: { frames: 1 } } as Event);
+    await settle();
+    frames.tick();
+    expect(records.at(-1)).toEqual({ frame: 5, status: 'IN_PROGRESS', percent: 30 });
+    expect(records).toHaveLength(3);
+    stream.push(completed);
+    await settle();
+    frames.tick();
+    expect(records.at(-1)).toEqual({ frame: 5, status: 'COMPLETED', percent: 100 });
+    expect(records.filter((record) => record.status === 'IN_PROGRESS')).toHaveLength(3);
+    unsubscribe();
+  });
+});
+
+describe('createTaskStreamController with a task to resume', () => {
+  const taskId = '6f1c2a44-6a1e-4d0b-9a53-0c9d3f1b7e21';
+  function resuming() {
+    const lookups: string[] = [];
+    const watched: string[] = [];
+    const controller = createTaskStreamController<unknown, { frames: number }, never>({
+      openStream: manualStream(taskId).open,
+      watchRecord: (id) => {
+        watched.push(id);
+        return () => undefined;
+      },
+      createScheduler: (flush) => createFrameScheduler(flush, manualFrames().request),
+      resume: () => {
+        lookups.push('looked up');
+        return taskId;
+      },
+    });
+    return { controller, lookups, watched };
+  }
+
+  it('looks nothing up when created or asked for the server snapshot, which stays idle', () => {
+    const { controller, lookups, watched } = resuming();
+    expect(controller.getServerSnapshot().status).toBe('idle');
+    expect(controller.getServerSnapshot()).toBe(controller.getServerSnapshot());
+    expect(lookups).toEqual([]);
+    expect(watched).toEqual([]);
+  });
+
+  it('is recovering from the first snapshot, and watches the task from the first subscriber', () => {
+    const { controller, lookups, watched } = resuming();
+    expect(controller.getSnapshot()).toMatchObject({ status: 'recovering', taskId });
+    expect(watched).toEqual([]);
+    controller.subscribe(() => undefined);
+    expect(lookups).toEqual(['looked up']);
+    expect(watched).toEqual([taskId]);
+    expect(controller.getServerSnapshot().status).toBe('idle');
+  });
+
+  it('takes the task up at the first subscription when no snapshot came first (after hydration)', () => {
+    const { controller, lookups, watched } = resuming();
+    controller.getServerSnapshot();
+    controller.subscribe(() => undefined);
+    expect(lookups).toEqual(['looked up']);
+    expect(watched).toEqual([taskId]);
+    expect(controller.getSnapshot()).toMatchObject({ status: 'recovering', taskId });
+  });
+
+  it('resumes nothing once a stream was started before the first snapshot', () => {
+    const { controller, lookups, watched } = resuming();
+    controller.start({});
+    controller.subscribe(() => undefined);
+    expect(lookups).toEqual([]);
+    expect(watched).toEqual([]);
+    expect(['connecting', 'streaming']).toContain(controller.getSnapshot().status);
+  });
+});
