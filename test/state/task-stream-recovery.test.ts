@@ -65,7 +65,30 @@ function until<State>(
   });
 }
 
+/**
+ * Runs the fake clock in small steps until the controller's state passes `check`: the service, the
+ * client's deadlines, the polls and the frames all run on it, so nothing depends on the machine's
+ * speed.
+ */
+async function advanceUntil<State>(
+  controller: { getSnapshot(): State },
+  check: (state: State) => boolean,
+): Promise<State> {
+  for (let elapsed = 0; elapsed < 600_000; elapsed += 10) {
+    if (check(controller.getSnapshot())) return controller.getSnapshot();
+    await vi.advanceTimersByTimeAsync(10);
+  }
+  throw new Error(`No such state within 10 minutes: ${JSON.stringify(controller.getSnapshot())}`);
+}
+
 describe('createTaskStreamController recovery', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('reads a broken stream’s outcome by polling, without React, with one POST', async () => {
     const { client, requests } = cuttingClient(2);
     const controller = createTaskStreamController({
@@ -79,7 +102,7 @@ describe('createTaskStreamController recovery', () => {
     const statuses: string[] = [];
     controller.subscribe(() => statuses.push(controller.getSnapshot().status));
     controller.start({ frames: 10, frameMs: 20 });
-    const final = await until(controller, (state) => state.status === 'completed');
+    const final = await advanceUntil(controller, (state) => state.status === 'completed');
 
     expect(statuses).toContain('recovering');
     const record = await client.getResult('render-video', final.taskId ?? '');
@@ -102,10 +125,10 @@ describe('createTaskStreamController recovery', () => {
     });
     controller.subscribe(() => undefined);
     controller.start({ frames: 2, frameMs: 10 });
-    await until(controller, (state) => state.status === 'completed');
+    await advanceUntil(controller, (state) => state.status === 'completed');
     const reads = requests.length;
-    // The service's Retry-After (1 s) spaces the polls; wait past two more of them.
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // The service's Retry-After (1 s) spaces the polls; run the clock past many more of them.
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(requests).toHaveLength(reads);
   });
 });
