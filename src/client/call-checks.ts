@@ -65,15 +65,3 @@ export function requestBody(
     });
   }
 }
-
-/** A random version 4 UUID; `crypto.randomUUID` exists only in secure contexts, `getRandomValues` everywhere. */
-export function randomKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  // Each 0, 1 and 8 of the template becomes a random hex digit; 8 keeps the variant bits 10xx.
-  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) =>
-    (
-      Number(digit) ^
-      ((crypto.getRandomValues(new Uint8Array(1))[0] as number) & (15 >> (Number(digit) / 4)))
-    ).toString(16),
-  );
-}

@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { withDeadline } from './abort.js';
 import { TaskwireError } from './errors.js';
 import { protocolError, requestTimeout } from './error-factories.js';
-import { checkTaskId, checkTaskName, randomKey, requestBody } from './call-checks.js';
+import { checkTaskId, checkTaskName, requestBody } from './call-checks.js';
 import { checkResult, readEnvelope } from './read-answer.js';
 import { send, type RequestContext, type Sent } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
@@ -18,6 +18,7 @@ import { followWith } from './stream/follow-by-polling.js';
 import { checkMaxOpenStreams, streamBudget } from './stream/stream-slots.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
+import { randomUuid } from '../protocol/random-uuid.js';
 import { envelopeSchema, taskRecordSchema } from '../protocol/records.js';
 import {
   executeRecordSchema,
@@ -39,11 +40,11 @@ import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
 /** The client's own deadline for Execute: a little past the service's 20 s, so its 504 comes first. */
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 25_000;
 /** The deadline of every request but a stream and Execute: 30 s. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How long a stream may stay silent, keep-alives included, before it counts as broken: 45 s. */
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 45_000;
+const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 45_000;
 /** The largest JSON answer read: 8 MiB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 const taskRecordEnvelope = envelopeSchema(taskRecordSchema);
 const submitEnvelope = envelopeSchema(submitAnswerSchema);
@@ -211,7 +212,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     submit(task: string, params: unknown, options: SubmitOptions = {}) {
       const extra = {
         body: options.notification === undefined ? {} : { notification: options.notification },
-        headers: { 'idempotency-key': options.idempotencyKey ?? randomKey() },
+        headers: { 'idempotency-key': options.idempotencyKey ?? randomUuid() },
       };
       return tracked('submit', task, async (call) => {
         const answer = await postAndRead(
