@@ -12,21 +12,16 @@ import { dirname, join } from 'node:path';
 import { runProcess } from './run-process.mjs';
 
 /**
- * Packs the package at `repoRoot` into `destination` with `npm pack`, without lifecycle scripts (the
- * test checks dist/ as it was built); returns the tarball's name, size and file count.
+ * Packs the package at `repoRoot` into `destination` as it is published (scripts/pack-package.mjs:
+ * the files of `files`, package.json without `scripts` and `devDependencies`), without lifecycle
+ * scripts (the test checks dist/ as it was built); returns the tarball's path, name, size and
+ * file count.
  */
 export async function packPackage(repoRoot, destination) {
-  const output = await runProcess(
-    'npm',
-    ['pack', '--json', '--ignore-scripts', '--pack-destination', destination],
-    {
-      cwd: repoRoot,
-    },
-  );
-  const [packed] = JSON.parse(output);
-  if (!packed?.filename) throw new Error(`npm pack reported no tarball:\n${output}`);
+  const { packPublished } = await import(join(repoRoot, 'scripts', 'pack-package.mjs'));
+  const packed = packPublished(repoRoot, destination);
   return {
-    path: join(destination, packed.filename),
+    path: packed.path,
     filename: packed.filename,
     size: packed.size,
     entryCount: packed.entryCount,

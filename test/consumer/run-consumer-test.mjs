@@ -19,6 +19,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { findChromium } from '../../scripts/ensure-chromium.mjs';
 import { checkInBrowser } from './check-in-browser.mjs';
+import {
+  checkPackageLinks,
+  checkPublishedManifest,
+  checkTestingWithoutMsw,
+} from './check-package-files.mjs';
 import { APP_PACKAGES, writeConsumerApp } from './consumer-app.mjs';
 import { declaredVersions, linkPackages, packPackage, unpackTarball } from './install-package.mjs';
 import { runNode, stopProcesses } from './run-process.mjs';
@@ -157,6 +162,26 @@ async function typeCheckHalf(appRoot) {
   }
 }
 
+/**
+ * The tarball's own checks (check-package-files.mjs): its package.json, the links of its README and
+ * guides, and `taskwire/testing` in a project without msw.
+ */
+async function packageHalf({ workRoot, appRoot, tarballPath, manifest }) {
+  checkPublishedManifest(manifest);
+  log('✓ the published package.json holds no scripts or devDependencies');
+  const withoutMsw = await timed('taskwire/testing without msw', () =>
+    checkTestingWithoutMsw({ repoRoot, workRoot, tarballPath, manifest }),
+  );
+  log(
+    `✓ taskwire/testing loads in a project without msw (${withoutMsw.names.join(', ')}); ` +
+      `taskwireHandlers says: ${withoutMsw.message}`,
+  );
+  const links = checkPackageLinks(join(appRoot, 'node_modules', 'taskwire'));
+  log(
+    `✓ ${links.links} relative links of README.md and ${links.pages - 1} guides resolve inside the package`,
+  );
+}
+
 /** Builds the app, serves it with vite preview and runs the browser checks (check-in-browser.mjs). */
 async function browserHalf(appRoot, executablePath) {
   // Vite is imported late, so a missing build or browser is reported before it loads.
@@ -256,6 +281,7 @@ async function main() {
   const outcomes = await Promise.allSettled([
     typeCheckHalf(appRoot),
     browserHalf(appRoot, executablePath),
+    packageHalf({ workRoot, appRoot, tarballPath: tarball.path, manifest: installed.manifest }),
   ]);
   const failures = outcomes.filter((outcome) => outcome.status === 'rejected');
   if (failures.length > 0) {
