@@ -217,6 +217,35 @@ describe('the stream budget', () => {
     expect(answered('submit')).toBe(2);
   });
 
+  it('sends nothing for a stream aborted while it waited for the slot answer, over budget or not', async () => {
+    const { open, clientOf, answered, served } = setUp();
+    const client = clientOf({ maxOpenStreams: 1 });
+    const aborted = async (n: number) => {
+      const controller = new AbortController();
+      const stream = client.stream('gated', { n }, { signal: controller.signal });
+      const next = stream[Symbol.asyncIterator]().next();
+      controller.abort();
+      await expect(next).rejects.toMatchObject({ code: 'aborted' });
+    };
+    // Within budget: the free slot is taken, then given back.
+    await aborted(1);
+    expect(served.requests).toEqual([]);
+    // Over budget: while another stream holds the one slot.
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = collect(client.stream('gated', { n: 2 }, { onOpen: () => holding() }));
+    await held;
+    await aborted(3);
+    expect(answered('submit')).toBe(0);
+    open();
+    await holder;
+    // And the slot is free again: the next stream streams.
+    const last = await collect(client.stream('gated', { n: 4 }));
+    expect(last.events.at(-1)).toEqual({ type: 'task.completed', result: { n: 4 } });
+    expect(answered('stream')).toBe(2);
+    expect(answered('submit')).toBe(0);
+  });
+
   it('refuses a maxOpenStreams that is not a whole number of at least 1', () => {
     const { clientOf } = setUp();
     for (const maxOpenStreams of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {

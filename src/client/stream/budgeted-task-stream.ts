@@ -98,27 +98,33 @@ export class BudgetedTaskStream<Event> implements TaskStream<Event>, AsyncIterab
 
   async #start(): Promise<Inner<Event> | undefined> {
     const { options } = this.#setup;
-    // An already-aborted signal takes no slot; the stream itself rejects as it always does.
-    if (options.signal?.aborted) {
-      const stream = this.#setup.openStream(options);
-      return (this.#opened = { kind: 'stream', stream, iterator: stream[Symbol.asyncIterator]() });
-    }
-    const release = await this.#setup.takeSlot();
+    // An aborted signal takes no slot, or gives back the one it just got: the stream then rejects
+    // with `aborted` as it always does, and nothing is sent.
+    const release = options.signal?.aborted ? undefined : await this.#setup.takeSlot();
     if (this.#returned) {
       release?.();
       return undefined;
     }
+    if (options.signal?.aborted) {
+      release?.();
+      return this.#openStream();
+    }
     options.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (release !== undefined) {
       this.#release = release;
-      const stream = this.#setup.openStream(options);
-      return (this.#opened = { kind: 'stream', stream, iterator: stream[Symbol.asyncIterator]() });
+      return this.#openStream();
     }
     const iterator = this.#setup.follow(this.#followAbort.signal, (taskId) => {
       this.#followTaskId = taskId;
       options.onOpen?.({ taskId });
     });
     return (this.#opened = { kind: 'follow', iterator });
+  }
+
+  /** The real stream, with the caller's options. */
+  #openStream(): Inner<Event> {
+    const stream = this.#setup.openStream(this.#setup.options);
+    return (this.#opened = { kind: 'stream', stream, iterator: stream[Symbol.asyncIterator]() });
   }
 
   /** A follow's failure as a stream's: the caller's abort is `aborted`, with the task id. */
