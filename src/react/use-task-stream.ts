@@ -1,6 +1,6 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { PollingPolicyOptions } from '../state/polling-policy.js';
 import {
   createTaskStreamController,
@@ -138,5 +138,14 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       journal.update(scope, state.taskId, { status: ended });
     }
   }, [journal, scope, ended, state.taskId]);
-  return { ...state, start: controller.start, stop: controller.stop };
+  // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
+  const start = useCallback(
+    (params: Params) => {
+      if (journal && resumeKey !== undefined)
+        journal.begin(scope, { key: resumeKey, task, mode: 'stream', startedAt: Date.now() });
+      controller.start(params);
+    },
+    [controller, journal, resumeKey, scope, task],
+  );
+  return { ...state, start, stop: controller.stop };
 }

@@ -3,17 +3,22 @@
  * scope with their records, filtered by task and activity, polled while they run with the policy
  * (and the query) of useTaskResult, never again once terminal.
  */
-import { renderHook, waitFor } from '@testing-library/react';
+import { render, renderHook, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTaskJournal,
+  TaskList,
   taskwireKeys,
   useSubmitTask,
   useTaskJournal,
   useTaskList,
   useTaskResult,
+  useTaskStream,
 } from '../../src/index.js';
+import { withFaults } from '../../src/testing/index.js';
+import { mapStorage } from '../support/map-storage.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 
 afterEach(closeJournalPages);
@@ -187,5 +192,72 @@ describe('useTaskList', () => {
     expect(journal?.entries(client.scope)).toEqual([]);
     // The task itself is still there at the service.
     expect((await client.getResult('translate-text', id)).status).toBe('COMPLETED');
+  });
+});
+
+describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
+  it('shows a task whose reads fail for good (404) as such, not as its last status', async () => {
+    const { wrapper, journal, client, pollsOf } = setup();
+    // A task the service does not know (another user's, or one it forgot).
+    journal?.record(client.scope, {
+      task: 'echo',
+      id: 'gone-task',
+      mode: 'submit',
+      status: 'ACCEPTED',
+      startedAt: Date.now(),
+    });
+    const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    await waitFor(() => expect(result.current[0]?.error?.status).toBe(404));
+    expect(result.current[0]?.entry?.id).toBe('gone-task');
+    // Asking again will not heal it: polling stopped.
+    const asked = pollsOf('gone-task');
+    await sleep(200);
+    expect(pollsOf('gone-task')).toBe(asked);
+    render(<TaskList />, { wrapper });
+    const line = await screen.findByText('No longer at the service');
+    expect(line.closest('li')).toHaveAttribute('data-state', 'error');
+    expect(line.closest('li')).not.toHaveTextContent('Queued');
+  });
+
+  it('lists a stream start cut before its task id arrived as outcome unknown, until dismissed', async () => {
+    const { wrapper, journal, client } = setup();
+    journal?.begin(client.scope, {
+      key: 'render',
+      task: 'render-video',
+      mode: 'stream',
+      startedAt: Date.now(),
+    });
+    const { result } = renderHook(() => useTaskList(), { wrapper });
+    expect(result.current).toEqual([{ start: expect.objectContaining({ key: 'render' }) }]);
+    render(<TaskList />, { wrapper });
+    const line = await screen.findByText('Outcome unknown');
+    expect(line.closest('li')).toHaveAttribute('data-state', 'unknown');
+    await userEvent.click(screen.getByRole('button', { name: /^Dismiss render-video/ }));
+    expect(journal?.starts(client.scope)).toEqual([]);
+    expect(screen.queryByText('Outcome unknown')).toBeNull();
+  });
+});
+
+describe('useTaskList after a reload cut a stream’s start', () => {
+  it('lists a useTaskStream start whose task id never arrived as outcome unknown', async () => {
+    const service = journalPageService(0.05);
+    // The stream's POST never answers: the page reloads before the task id arrives.
+    const hanging = withFaults(service, [{ endpoint: 'stream', hang: true }]);
+    const storage = mapStorage();
+    const first = openJournalPage(hanging as typeof service, {
+      journal: createTaskJournal({ storage }),
+    });
+    const stream = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
+      wrapper: first.wrapper,
+    });
+    act(() => stream.result.current.start({ frames: 5, frameMs: 100 }));
+    await waitFor(() => expect(stream.result.current.status).toBe('connecting'));
+    stream.unmount();
+
+    const second = openJournalPage(service, { journal: createTaskJournal({ storage }) });
+    const { result } = renderHook(() => useTaskList(), { wrapper: second.wrapper });
+    expect(result.current).toEqual([
+      { start: expect.objectContaining({ key: 'render', task: 'render-video', mode: 'stream' }) },
+    ]);
   });
 });
