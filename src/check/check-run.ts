@@ -99,16 +99,14 @@ export class CheckRun {
     return `/workflows/${encodeURIComponent(task)}/${end}`;
   }
 
-  /** The verdicts so far, in the catalogue's order. */
+  /**
+   * Every check's verdict, in the catalogue's order; a check that recorded none (the run was
+   * aborted before it) is skipped, so a report always lists every check.
+   */
   results(): CheckResult[] {
-    return CHECKS.flatMap((check) => {
-      const result = this.#results.get(check.id);
-      return result ? [result] : [];
-    });
-  }
-
-  has(id: CheckId): boolean {
-    return this.#results.has(id);
+    for (const check of CHECKS)
+      if (!this.#results.has(check.id)) this.skip(check.id, 'not reached: the run was aborted');
+    return CHECKS.map((check) => this.#results.get(check.id)!);
   }
 
   pass(id: CheckId, note?: string): void {

@@ -39,6 +39,8 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:')
     throw new TypeError('checkService: baseUrl must be an http: or https: URL.');
+  if (base.search !== '' || base.hash !== '')
+    throw new TypeError('checkService: baseUrl must have no query or fragment.');
   if (base.username !== '' || base.password !== '')
     throw new TypeError(
       'checkService: baseUrl must not hold a user name or password; give tokens.',
@@ -131,7 +133,8 @@ async function probe(run: CheckRun): Promise<Answer> {
  * @throws TypeError for options that cannot be used (a base URL that is not http(s), an empty
  * token, a bad task name).
  * @throws TaskwireError when the service cannot be checked: unreachable (`network`), or refusing
- * the tokens, the task or its params (`http`, with its status and reason).
+ * the tokens, the task or its params (`http`, with its status and reason); `aborted` when
+ * `options.signal` aborts the run.
  */
 export async function checkService(options: CheckServiceOptions): Promise<CheckReport> {
   const resolved = resolveOptions(options);
@@ -139,19 +142,38 @@ export async function checkService(options: CheckServiceOptions): Promise<CheckR
   const run = new CheckRun(resolved, send);
   const startedAt = performance.now();
   const optionsAnswer = await probe(run);
+  if (resolved.signal?.aborted)
+    throw new TaskwireError('aborted', 'The check run was aborted.', {
+      cause: resolved.signal.reason,
+    });
 
   const usages: SeenUsage[] = [];
   const refusals: Answer[] = [];
+  // An aborted run stops between groups: its verdicts would only report the abort.
+  const stopIfAborted = () => {
+    if (resolved.signal?.aborted)
+      throw new TaskwireError('aborted', 'The check run was aborted.', {
+        cause: resolved.signal.reason,
+      });
+  };
   // The silent task's stream takes up to three keep-alive periods: it runs beside the others.
   const keepAlive = checkKeepAlive(run);
-  await checkRefusals(run, refusals);
-  await checkPreflights(run);
-  await checkSubmittedTask(run, usages, refusals);
-  await checkStream(run, usages);
-  await checkStreamRefusal(run, refusals);
-  await checkExecute(run, usages);
+  // Settled here too, so an abort below leaves no rejection unhandled.
+  keepAlive.catch(() => undefined);
+  for (const group of [
+    () => checkRefusals(run, refusals),
+    () => checkPreflights(run),
+    () => checkSubmittedTask(run, usages, refusals),
+    () => checkStream(run, usages),
+    () => checkStreamRefusal(run, refusals),
+    () => checkExecute(run, usages),
+  ]) {
+    stopIfAborted();
+    await group();
+  }
   checkOptions(run, optionsAnswer);
   await keepAlive;
+  stopIfAborted();
   checkUsage(run, usages);
   checkErrorBodies(run, refusals);
   checkExposedHeaders(run);

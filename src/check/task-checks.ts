@@ -39,6 +39,7 @@ const ORDER: Record<TaskStatus, number> = {
   FAILED: 2,
 };
 
+/** Whether `status` is COMPLETED or FAILED, after which a task never changes. */
 export function isTerminal(status: unknown): boolean {
   return status === 'COMPLETED' || status === 'FAILED';
 }
@@ -86,7 +87,7 @@ export async function checkSubmittedTask(
     fetch: run.recorder.fetch,
     requestTimeoutMs: run.options.requestTimeoutMs,
   });
-  const key = `taskwire-check-${madeUpId()}`;
+  const key = madeUpId();
 
   // Submit -------------------------------------------------------------------------------------
   let id: string | undefined;

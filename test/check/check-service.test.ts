@@ -197,6 +197,22 @@ describe('checkService', () => {
     });
   });
 
+  it('stops when its signal aborts, with an aborted error', async () => {
+    const service = checkedService();
+    const controller = new AbortController();
+    const run = checkService({
+      ...FAST,
+      ...WITH_KEEP_ALIVE,
+      baseUrl: 'http://taskwire.test',
+      fetch: (request) => service.fetch(request),
+      signal: controller.signal,
+      onProgress: ({ result }) => {
+        if (result.id === 'auth.no-user-token') controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ name: 'TaskwireError', code: 'aborted' });
+  });
+
   it('refuses options it cannot use before sending anything', async () => {
     const sent: Request[] = [];
     const fetch = (request: Request) => {
