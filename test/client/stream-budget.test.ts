@@ -206,7 +206,7 @@ describe('the stream budget', () => {
     expect(error).toBeUndefined();
     const [eventRef] = (await client.getResult('gated', openedWith!)).events;
     expect(events).toContainEqual({ type: 'event.started', eventId: eventRef!.id });
-    expect(events).toContainEqual({ type: 'task.progress', percent: 10, estimatedSecondsLeft: 5 });
+    expect(events).toContainEqual({ type: 'task.progress', percent: 10, estimatedSecondsLeft: 1 });
     expect(events.at(-1)).toEqual({ type: 'task.completed', result: { n: 1 } });
     expect((await settle(failing, 'the failing follow')).events.at(-1)).toEqual({
       type: 'task.failed',

@@ -13,7 +13,7 @@ export function gatedTask() {
     name: 'gated',
     params: z.object({ n: z.number(), fail: z.optional(z.boolean()) }),
     async run(context, params) {
-      context.progress(10, 5);
+      context.progress(10, 1);
       context.emit('started', { n: params.n });
       await gate;
       if (params.fail) context.fail('GAVE_UP', `Task ${params.n} gave up.`);
