@@ -45,7 +45,7 @@ it('holds 4 Web Locks for 8 streams of two clients, runs each task once, and giv
     served.requests.filter((request) => request.endpoint === endpoint && request.answer).length;
   const clients = [1, 2].map(() =>
     createTaskClient({
-      baseUrl: 'http://taskwire.test',
+      baseUrl: 'http://stream-budget.test',
       userToken: DEMO_USER_TOKEN,
       clientToken: DEMO_CLIENT_TOKEN,
       fetch: browser.fetch,
