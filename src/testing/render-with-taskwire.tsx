@@ -77,6 +77,18 @@ const TEST_BASE_URL = 'http://taskwire.test';
 function taskwireTestProviders<Service extends FetchService>(
   options: TaskwireTestOptions<Service>,
 ): TaskwireTestContext<Service> & { Providers: ComponentType<{ children?: ReactNode }> } {
+  if (
+    options.journal !== undefined &&
+    options.client === undefined &&
+    options.scope === undefined &&
+    options.clientConfig?.scope === undefined
+  ) {
+    // The provider would refuse it too (SCOPE_REQUIRED), naming createTaskClient, which the test
+    // never called.
+    throw new TypeError(
+      "renderWithTaskwire: a journal keeps tasks per user, so give the user's scope with it: { journal, scope: 'user-1' }.",
+    );
+  }
   const service = options.service ?? (createReferenceService() as FetchService as Service);
   const client: AnyTaskClient =
     options.client ??

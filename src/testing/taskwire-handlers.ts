@@ -57,15 +57,17 @@ export function taskwireHandlers(
     );
   }
   const { http, HttpResponse } = msw;
+  const refused = () =>
+    new TypeError(
+      `taskwireHandlers: baseUrl must be an absolute http(s) URL, the one the app's client calls (such as 'http://taskwire.test'), not ${JSON.stringify(baseUrl)}.`,
+    );
   let base: URL;
   try {
     base = new URL(baseUrl);
   } catch {
-    throw new TypeError('taskwireHandlers: baseUrl must be an absolute http(s) URL.');
+    throw refused();
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new TypeError('taskwireHandlers: baseUrl must be an absolute http(s) URL.');
-  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw refused();
   const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
   const answer = async ({ request }: { request: Request }): Promise<Response> => {
     try {

@@ -182,6 +182,9 @@ export const taskClient = createTaskClient({
   baseUrl: \`\${window.location.origin}/taskwire\`,
   userToken: 'demo-user-token',
   clientToken: 'demo-client-token',
+  // The signed-in user's id: the provider's journal keeps tasks per user and needs it. Here the
+  // page's ?user= stands in for a sign-in, so the consumer test can open two users on one origin.
+  scope: new URLSearchParams(window.location.search).get('user') ?? 'demo-user',
   tasks,
 });
 `;

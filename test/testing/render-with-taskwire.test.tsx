@@ -209,6 +209,13 @@ describe('the provider options: journal, scope, messages and locale', () => {
     expect(screen.getByText('7,5 Credits')).toBeInTheDocument();
   });
 
+  it('says to give the scope with a journal, naming its own option', () => {
+    const journal = createTaskJournal({ storage: 'memory' });
+    expect(() => renderWithTaskwire(<TaskList />, { journal })).toThrow(
+      "renderWithTaskwire: a journal keeps tasks per user, so give the user's scope with it: { journal, scope: 'user-1' }.",
+    );
+  });
+
   it('gives a hook the same providers', async () => {
     const journal = createTaskJournal({ storage: 'memory' });
     const first = renderHookWithTaskwire(() => useTaskList(), { journal, scope: 'user-2' });

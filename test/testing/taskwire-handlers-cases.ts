@@ -204,6 +204,10 @@ export function describeTaskwireHandlers(
       const service = createReferenceService();
       services.push(service);
       expect(() => taskwireHandlers(service, { baseUrl: '/taskwire' })).toThrow(TypeError);
+      // It says what it got and what it wants.
+      expect(() => taskwireHandlers(service, { baseUrl: '/taskwire' })).toThrow(
+        /absolute http\(s\) URL.*'http:\/\/taskwire\.test'.*not "\/taskwire"/,
+      );
       expect(() => taskwireHandlers(service, { baseUrl: 'ftp://taskwire.test' })).toThrow(
         TypeError,
       );
