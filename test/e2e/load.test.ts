@@ -1,17 +1,11 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { once } from 'node:events';
 import http from 'node:http';
+import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-} from '../../src/reference/index.js';
+import { createReferenceService } from '../../src/reference/index.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/node/index.js';
-
-const AUTH = {
-  authorization: `Bearer ${DEMO_USER_TOKEN}`,
-  'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-};
+import { AUTH, JSON_AUTH } from '../support/demo-auth.js';
 
 const STREAMS = 200;
 const SUBMITS = 1000;
@@ -46,7 +40,7 @@ function call(base: URL, method: string, path: string, body?: unknown): Promise<
         port: base.port,
         method,
         path,
-        headers: body === undefined ? AUTH : { ...AUTH, 'content-type': 'application/json' },
+        headers: body === undefined ? AUTH : JSON_AUTH,
       },
       (response) => {
         let text = '';
@@ -77,7 +71,7 @@ function readStream(
         port: base.port,
         method: 'POST',
         path,
-        headers: { ...AUTH, 'content-type': 'application/json' },
+        headers: JSON_AUTH,
       },
       (response) => {
         const messages: EventSourceMessage[] = [];
@@ -119,12 +113,23 @@ async function connectionCount(): Promise<number> {
   );
 }
 
-/** Closes the client pool and waits until the server has no connection left. */
+/** The server's connections that are still open. */
+const openConnections = new Set<net.Socket>();
+
+/** Starts the server on `service` and keeps {@link openConnections} up to date. */
+async function startServer(service: ReturnType<typeof createReferenceService>) {
+  server = await startReferenceServer({ service });
+  server.server.on('connection', (socket) => {
+    openConnections.add(socket);
+    socket.on('close', () => openConnections.delete(socket));
+  });
+  return server;
+}
+
+/** Closes the client pool and waits for the server's side of each connection to close. */
 async function dropClientConnections(): Promise<void> {
   agent!.destroy();
-  for (let round = 0; round < 200 && (await connectionCount()) > 0; round += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await Promise.all([...openConnections].map((socket) => once(socket, 'close')));
 }
 
 // These check that everything arrives, not how fast: on a busy 2-core CI machine the default 5 s
@@ -134,9 +139,9 @@ const LOAD_TEST_TIMEOUT_MS = 60_000;
 describe('reference server under load on loopback', { timeout: LOAD_TEST_TIMEOUT_MS }, () => {
   it(`delivers every event of ${STREAMS} concurrent streams`, async () => {
     // One user runs them all: their share is raised to the load, which is what is measured here.
-    server = await startReferenceServer({
-      service: createReferenceService({ timeScale: 0.01, limits: { tasksPerUser: STREAMS } }),
-    });
+    server = await startServer(
+      createReferenceService({ timeScale: 0.01, limits: { tasksPerUser: STREAMS } }),
+    );
     agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
     const base = new URL(server.url);
     const before = countResources();
@@ -189,9 +194,9 @@ describe('reference server under load on loopback', { timeout: LOAD_TEST_TIMEOUT
   });
 
   it(`completes every one of ${SUBMITS} concurrent submits`, async () => {
-    server = await startReferenceServer({
-      service: createReferenceService({ timeScale: 0.01, limits: { tasksPerUser: SUBMITS } }),
-    });
+    server = await startServer(
+      createReferenceService({ timeScale: 0.01, limits: { tasksPerUser: SUBMITS } }),
+    );
     agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
     const base = new URL(server.url);
     const before = countResources();

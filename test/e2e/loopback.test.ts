@@ -1,19 +1,9 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  OTHER_USER_TOKEN,
-} from '../../src/reference/index.js';
+import { createReferenceService, OTHER_USER_TOKEN } from '../../src/reference/index.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/node/index.js';
 import { expectPreflightAllows, preflightRequest } from '../support/cors-preflight.js';
-
-const AUTH = {
-  authorization: `Bearer ${DEMO_USER_TOKEN}`,
-  'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-};
-const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
+import { AUTH, JSON_AUTH } from '../support/demo-auth.js';
 
 let server: ReferenceServer | undefined;
 
@@ -243,10 +233,10 @@ describe('reference server on loopback', () => {
       for (;;) if ((await reader.read()).done) return 'ended';
     })().catch(() => 'cut off');
 
-    const started = Date.now();
+    // The task would stream for 50 s more: close() settles without waiting for it, and the reader
+    // sees its stream cut off, not ended.
     await server!.close();
 
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(await reading).toBe('cut off');
   });
 });

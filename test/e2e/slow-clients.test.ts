@@ -2,18 +2,9 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  defineTask,
-} from '../../src/reference/index.js';
+import { createReferenceService, defineTask } from '../../src/reference/index.js';
 import { type ReferenceServer, startReferenceServer } from '../../src/reference/node/index.js';
-
-const AUTH = {
-  authorization: `Bearer ${DEMO_USER_TOKEN}`,
-  'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-};
+import { AUTH } from '../support/demo-auth.js';
 
 let server: ReferenceServer | undefined;
 const sockets: net.Socket[] = [];
@@ -37,7 +28,7 @@ async function openUnreadStream(url: string, path: string, body: unknown): Promi
   const json = JSON.stringify(body);
   socket.write(
     `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
-      `Authorization: ${AUTH.authorization}\r\nx-app-authorization: ${AUTH['x-app-authorization']}\r\n` +
+      `Authorization: ${AUTH.authorization!}\r\nx-app-authorization: ${AUTH['x-app-authorization']!}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
   );
   let head = '';
@@ -68,6 +59,8 @@ async function waitForTerminal(
 describe('slow stream clients', () => {
   it('a client that never reads does not stop its task, and closing the server does not hang', async () => {
     server = await startReferenceServer({ service: createReferenceService({ timeScale: 0.01 }) });
+    const serverSockets: net.Socket[] = [];
+    server.server.on('connection', (socket) => serverSockets.push(socket));
 
     const taskIds = await Promise.all(
       Array.from({ length: 5 }, () =>
@@ -81,9 +74,11 @@ describe('slow stream clients', () => {
     );
 
     expect(records.map((record) => record.status)).toEqual(Array(5).fill('COMPLETED'));
-    const started = Date.now();
+    // close() settles although no client ever read its stream: it ended those connections itself
+    // rather than waiting for them to drain.
     await server.close();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(serverSockets.length).toBeGreaterThanOrEqual(5);
+    expect(serverSockets.every((socket) => socket.destroyed)).toBe(true);
   });
 
   it('drops a client that never reads a large stream, without holding its output, and the task completes', async () => {
@@ -118,17 +113,15 @@ describe('slow stream clients', () => {
     const slowSocket = serverSockets[0]!;
     const record = await waitForTerminal(server.url, 'bulky', taskId);
     // The service drops the stream once its queue passes the bound; the server closes the socket.
-    for (let round = 0; round < 200 && !slowSocket.destroyed; round += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    if (!slowSocket.destroyed) await once(slowSocket, 'close');
 
     expect(record).toMatchObject({ status: 'COMPLETED', result: { partials } });
     expect(slowSocket.destroyed).toBe(true);
     expect(slowSocket.bytesWritten).toBeGreaterThan(0);
     expect(slowSocket.bytesWritten).toBeLessThan((partials * partialBytes) / 2);
     expect(errors).toEqual([]);
-    const started = Date.now();
+    // close() settles with the slow client still connected and never reading.
     await server.close();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(serverSockets.every((socket) => socket.destroyed)).toBe(true);
   });
 });

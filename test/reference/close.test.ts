@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { createReferenceService, defineTask } from '../../src/reference/index.js';
 import { eventsOf, post, readRecord, readStream, submit } from './service-requests.js';
+import { SERVICE_TIME } from './open-service.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -10,10 +11,12 @@ afterEach(() => {
 describe('close', () => {
   it('aborts running tasks, fails them, ends their streams and answers waiting Executes', async () => {
     let aborted = false;
+    let started = 0;
     const endless = defineTask({
       name: 'endless',
       params: z.object({}),
       run: async (context) => {
+        started += 1;
         context.signal.addEventListener('abort', () => {
           aborted = true;
         });
@@ -24,7 +27,8 @@ describe('close', () => {
     const submitted = await submit(service, 'endless', {});
     const stream = await post(service, '/workflows/endless/stream', { params: {} });
     const execute = post(service, '/workflows/endless/execute', { params: {} });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // All three runs (Submit, Stream, Execute) are under way before the service closes.
+    await expect.poll(() => started).toBe(3);
 
     await service.close();
 
@@ -91,11 +95,13 @@ describe('close', () => {
         return null;
       },
     });
+    vi.useFakeTimers({ toFake: [...SERVICE_TIME] });
     const service = createReferenceService({ tasks: [task], limits: { concurrentTasks: 1 } });
     await submit(service, 'counted', {});
     const waiting = await submit(service, 'counted', {});
     await service.close();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Longer than the running task would have taken: its place was never handed on.
+    await vi.advanceTimersByTimeAsync(20_000);
     expect(runs).toBe(1);
     expect((await readRecord(service, 'counted', waiting)).status).toBe('FAILED');
   });

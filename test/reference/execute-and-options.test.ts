@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTask } from '../../src/reference/index.js';
-import { post, readRecord, waitForEnd } from './service-requests.js';
-import { openService } from './open-service.js';
+import { post, readRecord } from './service-requests.js';
+import { openService, openServiceOnFakeClock } from './open-service.js';
+import { settleOnFakeClock } from '../support/fake-clock.js';
 
 describe('Execute', () => {
   it('answers 200 with the completed record and its usage', async () => {
@@ -52,19 +53,29 @@ describe('Execute', () => {
   });
 
   it('answers 504 EXECUTE_TIMEOUT with the task id past the limit, and the task goes on', async () => {
-    const service = openService({ timeScale: 0.01, limits: { executeTimeoutMs: 50 } });
+    // On the fake clock: the limit and the task's time are the service's, in simulated ms.
+    const service = openServiceOnFakeClock({ timeScale: 0.01, limits: { executeTimeoutMs: 50 } });
     // 30 nominal seconds at 0.01 is 300 ms: far past the 50 ms limit.
-    const started = performance.now();
-    const response = await post(service, '/workflows/slow-report/execute', { params: {} });
-    const waited = performance.now() - started;
+    const started = Date.now();
+    const response = await settleOnFakeClock(
+      post(service, '/workflows/slow-report/execute', { params: {} }),
+      { inFlight: () => undefined },
+      'the Execute',
+      { stepMs: 5, maxMs: 1000 },
+    );
+    const waited = Date.now() - started;
     expect(response.status).toBe(504);
     const body = (await response.json()) as { status: string; reason: string; taskId: string };
     expect(body).toMatchObject({ status: 'error', statusCode: 504, reason: 'EXECUTE_TIMEOUT' });
     expect(body.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers.get('x-task-id')).toBe(body.taskId);
-    expect(waited).toBeGreaterThanOrEqual(45);
+    // Answered at the limit, not before it and not at the task's end.
+    expect(waited).toBeGreaterThanOrEqual(50);
+    expect(waited).toBeLessThan(300);
     expect((await readRecord(service, 'slow-report', body.taskId)).status).toBe('IN_PROGRESS');
-    const record = await waitForEnd(service, 'slow-report', body.taskId);
+    // The rest of the task's 300 ms.
+    await vi.advanceTimersByTimeAsync(300);
+    const record = await readRecord(service, 'slow-report', body.taskId);
     expect(record.status).toBe('COMPLETED');
     expect(record.result).toEqual({
       url: `https://files.example.com/reports/${body.taskId}.pdf`,

@@ -10,7 +10,8 @@ import {
   submit,
   waitForEnd,
 } from './service-requests.js';
-import { openService } from './open-service.js';
+import { openService, openServiceOnFakeClock } from './open-service.js';
+import { settleOnFakeClock } from '../support/fake-clock.js';
 
 /** A task that reports `secondsLeft` and then waits until the test releases it. */
 function heldTask(secondsLeft = 0) {
@@ -50,7 +51,8 @@ describe('limits.tasksPerUser', () => {
   it("runs another user's Execute at once while one user has asked for 256 long tasks", async () => {
     // The defaults: 256 tasks run at once, 32 per user. Without a share per user, the first user's
     // tasks would fill every place and the other user's echo would wait past the Execute limit.
-    const service = openService({ limits: { executeTimeoutMs: 2000 } });
+    // On the fake clock, so the second below is the service's time, not the machine's.
+    const service = openServiceOnFakeClock({ limits: { executeTimeoutMs: 2000 } });
     const answers = await Promise.all(
       Array.from({ length: 256 }, () =>
         post(service, '/workflows/slow-report/submit', { params: LONG }),
@@ -58,11 +60,12 @@ describe('limits.tasksPerUser', () => {
     );
 
     const started = Date.now();
-    const execute = await post(
-      service,
-      '/workflows/echo/execute',
-      { params: { message: 'not starved' } },
-      OTHER_AUTH,
+    // Nothing else is in the service's hands: the clock moves in 50 ms steps until the answer.
+    const execute = await settleOnFakeClock(
+      post(service, '/workflows/echo/execute', { params: { message: 'not starved' } }, OTHER_AUTH),
+      { inFlight: () => undefined },
+      'the Execute',
+      { maxMs: 5000 },
     );
     expect(execute.status).toBe(200);
     expect(await execute.json()).toMatchObject({

@@ -162,7 +162,10 @@ describe('Get Result', () => {
     });
     const longService = openService({ tasks: [long] });
     const longId = await submit(longService, 'long', {});
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Once it runs, the task has reported its hour left.
+    await expect
+      .poll(async () => (await readRecord(longService, 'long', longId)).progress.percent)
+      .toBe(1);
     const hinted = await get(longService, `/workflows/long/${longId}/result`);
     expect(hinted.headers.get('retry-after')).toBe('5');
   });

@@ -8,6 +8,7 @@ import {
   OTHER_USER_TOKEN,
   demoTasks,
 } from '../../src/reference/index.js';
+import { JSON_AUTH } from '../support/demo-auth.js';
 
 const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -19,40 +20,50 @@ afterEach(() => {
   }
 });
 
-function startCli(...args: string[]): { child: ChildProcess; output: () => string } {
+/** Runs the command line; `printed(text)` settles once its output holds `text`. */
+function startCli(...args: string[]): {
+  child: ChildProcess;
+  output: () => string;
+  printed: (text: string) => Promise<void>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/reference/node/cli.ts', ...args], {
     cwd: repositoryRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => (output += text));
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (output += text));
-  return { child, output: () => output };
-}
-
-async function waitFor(check: () => boolean, what: string, milliseconds = 15_000): Promise<void> {
-  const deadline = Date.now() + milliseconds;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const onOutput = new Set<() => void>();
+  const append = (text: string) => {
+    output += text;
+    for (const check of onOutput) check();
+  };
+  child.stdout!.setEncoding('utf8').on('data', append);
+  child.stderr!.setEncoding('utf8').on('data', append);
+  // Waits for the output event that prints `text`, or fails when the process ends without it.
+  const printed = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!output.includes(text)) return;
+        onOutput.delete(check);
+        resolve();
+      };
+      onOutput.add(check);
+      check();
+      child.once('exit', () => reject(new Error(`exited without printing ${text}: ${output}`)));
+    });
+  return { child, output: () => output, printed };
 }
 
 describe('taskwire-reference command line', () => {
   it('prints its URL, the demo tokens and tasks, serves requests, and exits 0 on SIGTERM', async () => {
-    const { child, output } = startCli('--port', '0', '--time-scale', '0.01');
-    await waitFor(() => output().includes('Press Ctrl+C to stop.'), 'the banner');
+    const { child, output, printed } = startCli('--port', '0', '--time-scale', '0.01');
+    await printed('Press Ctrl+C to stop.');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
     expect(url).toBeDefined();
 
     const response = await fetch(`${url}/workflows/echo/execute`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${DEMO_USER_TOKEN}`,
-        'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-        'content-type': 'application/json',
-      },
+      headers: JSON_AUTH,
       body: JSON.stringify({ params: { message: 'from the cli test' } }),
     });
     expect(await response.json()).toMatchObject({

@@ -2,7 +2,7 @@
  * A fresh reference service per test, closed when that test ends (passed or failed), so that no
  * task, timer or open stream of one test outlives it into the next.
  */
-import { onTestFinished } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import {
   createReferenceService,
   type ReferenceService,
@@ -14,4 +14,30 @@ export function openService(config?: ReferenceServiceConfig): ReferenceService {
   const service = createReferenceService(config);
   onTestFinished(() => service.close());
   return service;
+}
+
+/**
+ * What the service's time is made of: its timers (task sleeps, keep-alive ticks, the Execute limit,
+ * all through `setTimeout`/`setInterval`) and its clock (`now` defaults to `Date.now`, read when the
+ * service is created). Promises, streams and `crypto.subtle` stay real.
+ */
+export const SERVICE_TIME = [
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'Date',
+] as const;
+
+/**
+ * Like {@link openService}, on the fake clock: the test moves the service's time with
+ * `vi.advanceTimersByTimeAsync` and counts what happened per simulated interval, instead of
+ * sleeping and measuring a wall-clock window. Real timers come back when the test finishes.
+ */
+export function openServiceOnFakeClock(config?: ReferenceServiceConfig): ReferenceService {
+  vi.useFakeTimers({ toFake: [...SERVICE_TIME] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  return openService(config);
 }

@@ -5,18 +5,9 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ReferenceService } from '../../src/reference/index.js';
+import { AUTH } from '../support/demo-auth.js';
 
-/** The demo user's and client's headers. */
-export const AUTH: Readonly<Record<string, string>> = {
-  authorization: 'Bearer demo-user-token',
-  'x-app-authorization': 'Bearer demo-client-token',
-};
-
-/** The other demo user's headers. */
-export const OTHER_AUTH: Readonly<Record<string, string>> = {
-  authorization: 'Bearer other-user-token',
-  'x-app-authorization': 'Bearer demo-client-token',
-};
+export { AUTH, OTHER_AUTH } from '../support/demo-auth.js';
 
 /** A base URL for in-process requests; nothing listens there. */
 export const BASE = 'http://reference.test';

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTask } from '../../src/reference/index.js';
 import { formatServerSentEvent } from '../../src/reference/server-sent-events.js';
@@ -12,7 +12,7 @@ import {
   readStream,
   waitForEnd,
 } from './service-requests.js';
-import { openService } from './open-service.js';
+import { openService, openServiceOnFakeClock } from './open-service.js';
 
 /** A task that counts runs, charges per step and takes `steps` nominal 100 ms steps. */
 function countingTask() {
@@ -117,32 +117,36 @@ describe('Stream', () => {
         return { done: true };
       },
     });
-    const service = openService({ tasks: [quiet], timeScale: 0.002 });
+    // At 0.002 a keep-alive period is 30 ms, on the fake clock.
+    const service = openServiceOnFakeClock({ tasks: [quiet], timeScale: 0.002 });
     const response = await post(service, '/workflows/quiet/stream', { params: {} });
-    const arrivals: number[] = [];
     const comments: string[] = [];
-    const parser = createParser({
-      onComment: (comment) => {
-        comments.push(comment.trim());
-        arrivals.push(performance.now());
-      },
-    });
-    const started = performance.now();
+    const parser = createParser({ onComment: (comment) => comments.push(comment.trim()) });
     const decoder = new TextDecoder();
     let text = '';
     const reader = response.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const part = decoder.decode(value, { stream: true });
-      text += part;
-      parser.feed(part);
+    const reading = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        const part = decoder.decode(value, { stream: true });
+        text += part;
+        parser.feed(part);
+      }
+    })();
+    // The comments read in each keep-alive period of the 120 ms (60 nominal seconds) of silence.
+    const perPeriod: number[] = [];
+    for (let period = 0; period < 4; period += 1) {
+      const before = comments.length;
+      await vi.advanceTimersByTimeAsync(30);
+      perPeriod.push(comments.length - before);
     }
+    await reading;
     expect(comments.length).toBeGreaterThanOrEqual(3);
     expect(new Set(comments)).toEqual(new Set(['keep-alive']));
     expect(text).toContain(': keep-alive\n\n');
-    // The first comment comes within one keep-alive period (30 ms here), with slack for busy timers.
-    expect(arrivals[0]! - started).toBeLessThan(100);
+    // The first comment comes within one keep-alive period, and so does one in every period after.
+    expect(perPeriod).toEqual([1, 1, 1, 1]);
   });
 
   it('writes a value with line breaks as several data lines that a parser joins again', () => {
@@ -276,11 +280,12 @@ describe('Stream', () => {
   });
 
   it('delivers every event to a client that reads slowly but within the limit', async () => {
-    const service = openService({ timeScale: 0.001 });
+    const service = openServiceOnFakeClock({ timeScale: 0.001 });
     const response = await post(service, '/workflows/render-video/stream', {
       params: { frames: 50, frameMs: 10 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The client reads nothing for 50 ms of the service's time: every frame is sent meanwhile.
+    await vi.advanceTimersByTimeAsync(50);
     const events = eventsOf(await readStream(response));
     expect(events.filter((event) => event.type === 'event.frame-rendered')).toHaveLength(50);
     expect(events.at(-1)?.type).toBe('task.completed');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { findUsageInconsistency } from '../../src/protocol/usage.js';
 import { defineTask, type TaskContext } from '../../src/reference/index.js';
@@ -11,7 +11,7 @@ import {
   submit,
   waitForEnd,
 } from './service-requests.js';
-import { openService } from './open-service.js';
+import { openService, openServiceOnFakeClock } from './open-service.js';
 
 /** Runs `body` as the task's run and returns its final record. */
 async function runWith(body: (context: TaskContext) => unknown) {
@@ -113,6 +113,8 @@ describe('task context', () => {
 
   it('reports a snapshot: later changes to a reported object do not change the record', async () => {
     const gate: { open?: () => void } = {};
+    let reachedGate!: () => void;
+    const atGate = new Promise<void>((resolve) => (reachedGate = resolve));
     const task = defineTask({
       name: 'probe',
       params: z.object({}),
@@ -122,13 +124,14 @@ describe('task context', () => {
         partial.items.push('b');
         await new Promise<void>((resolve) => {
           gate.open = resolve;
+          reachedGate();
         });
         return null;
       },
     });
     const service = openService({ tasks: [task] });
     const id = await submit(service, 'probe', {});
-    while (gate.open === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+    await atGate;
     const record = await readRecord(service, 'probe', id);
     expect(record.result).toEqual({ items: ['a'] });
     gate.open?.();
@@ -142,9 +145,9 @@ describe('task context', () => {
       name: 'probe',
       params: z.object({}),
       run: async (context) => {
-        const started = performance.now();
+        const started = Date.now();
         await context.sleep(1000);
-        slept = performance.now() - started;
+        slept = Date.now() - started;
         try {
           await context.sleep(1_000_000);
           outcome = 'woke';
@@ -154,14 +157,17 @@ describe('task context', () => {
         return null;
       },
     });
-    const service = openService({ tasks: [task], timeScale: 0.01 });
+    // On the fake clock: the task's time is the service's, counted in simulated milliseconds.
+    const service = openServiceOnFakeClock({ tasks: [task], timeScale: 0.01 });
     const id = await submit(service, 'probe', {});
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    // 1000 nominal ms at 0.01 is 10 ms: still asleep after 9, awake after 10 (the unscaled 1000 ms
+    // would leave `slept` unset until long after).
+    await vi.advanceTimersByTimeAsync(9);
+    expect(slept).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(slept).toBe(10);
     await service.close();
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    // 1000 nominal ms at 0.01 is 10 ms (a timer may fire a fraction of a millisecond early); the
-    // unscaled 1000 ms would not have ended before the close at 40 ms, leaving `slept` unset.
-    expect(slept).toBeGreaterThanOrEqual(9);
+    await vi.advanceTimersByTimeAsync(1);
     expect(outcome).toBe('AbortError');
     const record = await waitForEnd(service, 'probe', id);
     expect(record.status).toBe('FAILED');

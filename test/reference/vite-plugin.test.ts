@@ -4,18 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-} from '../../src/reference/index.js';
+import { createReferenceService } from '../../src/reference/index.js';
 import { taskwireReference } from '../../src/reference/vite/index.js';
-
-const AUTH = {
-  authorization: `Bearer ${DEMO_USER_TOKEN}`,
-  'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-  'content-type': 'application/json',
-};
+import { JSON_AUTH as AUTH } from '../support/demo-auth.js';
 
 let root = '';
 const servers: (ViteDevServer | PreviewServer)[] = [];
