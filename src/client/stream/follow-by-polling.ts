@@ -116,7 +116,8 @@ export function followBackoff(
 /** Turns successive records of one task into the stream events they stand for, each told once. */
 export function createRecordEvents() {
   const seen = new Set<string>();
-  let progress: string | undefined;
+  // A record's progress before the task reported any is 0 % and 0 s left: no event, as on a stream.
+  let progress = '0/0';
   let partial: string | undefined;
   return (record: FollowedRecord): StreamEvent<unknown>[] => {
     const events: StreamEvent<unknown>[] = [];

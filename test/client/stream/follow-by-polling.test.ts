@@ -208,6 +208,14 @@ describe('the follow schedule', () => {
       progress: { percent: 5, estimatedSecondsLeft: 3 },
       events: [{ type: 'event.x', id: 'e1' }],
     };
+    expect(
+      eventsOf({
+        ...running,
+        result: null,
+        progress: { percent: 0, estimatedSecondsLeft: 0 },
+        events: [],
+      }),
+    ).toEqual([]);
     expect(eventsOf(running)).toHaveLength(3);
     expect(eventsOf({ ...running, result: { a: 1 } })).toEqual([]);
     expect(
