@@ -5,7 +5,7 @@
 // the hook's own word for it), and gathers every failure before it throws, so one run says all
 // that is wrong.
 import { waitFor, waitForEnd, WAIT_MS, watchPage } from '../consumer/page-checks.mjs';
-import { PAGE, STREAM_COUNT } from './next-app.mjs';
+import { PAGE, SESSION, STREAM_COUNT } from './next-app.mjs';
 
 /** The bar's percentage at which the page is reloaded: well inside the render. */
 const RELOAD_AT_PERCENT = 20;
@@ -67,8 +67,16 @@ function expectations() {
   };
 }
 
+/** Signs the browser in to the app: its session cookie, from which the proxy finds the user. */
+function signIn(context, url) {
+  // For the whole origin: a cookie set for the page's URL would have the page's folder as its path.
+  const { origin } = new URL(url);
+  return context.addCookies([{ name: SESSION.cookie, value: SESSION.value, url: origin }]);
+}
+
 async function openPage(browser, url) {
   const context = await browser.newContext({ locale: 'en-US' });
+  await signIn(context, url);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT_MS);
   const problems = watchPage(page);
@@ -85,9 +93,9 @@ async function openPage(browser, url) {
  * `completed`, with one POST in the page's whole life. Returns what it saw, and the context still
  * open (the caller closes it).
  */
-async function reloadMidRun({ browser, url, base, expect, before }) {
+async function reloadMidRun({ browser, url, base, expect }) {
   const context = await browser.newContext({ locale: 'en-US' });
-  await before?.(context);
+  await signIn(context, url);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT_MS);
   const problems = watchPage(page);
@@ -160,34 +168,24 @@ export async function checkReloadMidRun({ browser, url, base }) {
 }
 
 /**
- * The same page through the proxy: besides resuming, no request of the page carries an app token,
- * no script or page it loaded holds the token, the browser's cookies never reach the service, and
- * every request the service received carried the token the proxy added.
+ * The same page through the proxy, as the guide sets it up: the client holds no token, the proxy
+ * adds the app token and finds the user's from the app's session cookie. Besides resuming: no
+ * request of the page carries either token, no page or script it loaded holds one, the cookie never
+ * reaches the service, and every request the service received carried both tokens.
  */
-export async function checkNoAppTokenInBrowser({ browser, url, base, upstream, clientToken }) {
+export async function checkNoAppTokenInBrowser({ browser, url, base, upstream, tokens }) {
   const checks = expectations();
   const { expect } = checks;
-  const origin = new URL(url).origin;
   const upstreamFrom = upstream.requests.length;
-  const seen = await reloadMidRun({
-    browser,
-    url,
-    base,
-    expect,
-    // A session cookie of the app, which the proxy must not pass on.
-    before: (context) =>
-      context.addCookies([{ name: 'app-session', value: 'secret-session', url: origin }]),
-  });
+  const seen = await reloadMidRun({ browser, url, base, expect });
   const withToken = [];
   for (const request of seen.requests) {
     const headers = await request.allHeaders();
-    if ('x-app-authorization' in headers) withToken.push(`${request.method()} ${request.url()}`);
+    for (const name of ['x-app-authorization', 'authorization'])
+      if (name in headers) withToken.push(`${name} on ${request.method()} ${request.url()}`);
   }
-  expect(
-    withToken.length === 0,
-    `The browser sent x-app-authorization with ${withToken.join(', ')}.`,
-  );
-  // Every script and page the browser loaded, fetched again: none may hold the app token.
+  expect(withToken.length === 0, `The browser sent ${withToken.join(', ')}.`);
+  // Every page and script the browser loaded, fetched again: none may hold a token.
   const loaded = [
     ...new Set(
       seen.requests
@@ -198,18 +196,22 @@ export async function checkNoAppTokenInBrowser({ browser, url, base, upstream, c
   const holding = [];
   for (const loadedUrl of loaded) {
     const body = await (await seen.context.request.get(loadedUrl)).text();
-    if (body.includes(clientToken)) holding.push(loadedUrl);
+    for (const [name, token] of Object.entries(tokens))
+      if (body.includes(token)) holding.push(`the ${name} token in ${loadedUrl}`);
   }
   expect(loaded.length > 1, `The page loaded only ${loaded.join(', ')}.`);
-  expect(holding.length === 0, `The app token is in ${holding.join(', ')}.`);
+  expect(holding.length === 0, `The browser received ${holding.join(', ')}.`);
   await seen.context.close();
 
   const received = upstream.requests.slice(upstreamFrom);
   expect(received.length > 0, 'The reference server behind the proxy received no request.');
-  const withoutToken = received.filter((request) => request.appToken === null);
+  const unsigned = received.filter(
+    (request) =>
+      request.appToken !== `Bearer ${tokens.app}` || request.userToken !== `Bearer ${tokens.user}`,
+  );
   expect(
-    withoutToken.length === 0,
-    `The proxy sent ${withoutToken.length} requests without the app token.`,
+    unsigned.length === 0,
+    `The proxy sent ${unsigned.length} requests without the app's and the user's tokens.`,
   );
   const withCookie = received.filter((request) => request.cookie !== null);
   expect(withCookie.length === 0, `The proxy passed cookies on ${withCookie.length} requests.`);
@@ -220,9 +222,9 @@ export async function checkNoAppTokenInBrowser({ browser, url, base, upstream, c
   checks.throwAll();
   return (
     `reloaded at ${seen.percentBefore}%; the stream said ${seen.statuses.join(' → ')}; ` +
-    `${seen.requests.length} requests without x-app-authorization, ${loaded.length} scripts and ` +
-    `pages without the token; the service received ${received.length} requests, each with the ` +
-    `proxy's token and no cookie, and one start`
+    `${seen.requests.length} requests with no token, ${loaded.length} pages and scripts holding ` +
+    `none; the service received ${received.length} requests, each with both tokens from the ` +
+    `proxy and no cookie, and one start`
   );
 }
 

@@ -2,8 +2,8 @@
 // every default it sets, `cacheComponents` included): the template is kept as generated except
 // for its Google fonts (below), and taskwire is used through its public entries only, as a user of
 // the package would: pages that are server components rendering 'use client' components, the
-// reference service mounted in a route handler, and (when the package has `taskwire/server`) the
-// proxy in front of a separate reference server, so that the browser holds no app token.
+// reference service mounted in a route handler, and the
+// proxy in front of a separate reference server, so that the browser holds no token.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -27,7 +27,6 @@ export const PROXY_ENV = { target: 'TASKWIRE_TARGET', clientToken: 'TASKWIRE_CLI
 export const ROUTES = {
   mountedResume: '/resume',
   proxiedResume: '/proxied/resume',
-  mountedStreams: '/streams',
   proxiedStreams: '/proxied/streams',
 };
 
@@ -87,15 +86,14 @@ export const mountedClient = createTaskClient({
 });
 `;
 
-// No app token in the browser: the proxy adds it on the server.
+// No token in the browser: the proxy adds the app token, and the user's from the app's session.
 const proxiedClientTs = `import { createTaskClient } from 'taskwire/client';
 import { tasks } from './tasks';
 
-/** The client of the proxy mounted by app${PROXIED_BASE}/[...path]/route.ts: no clientToken here. */
+/** The client of the proxy mounted by app${PROXIED_BASE}/[...path]/route.ts: it holds no token. */
 export const proxiedClient = createTaskClient({
   baseUrl: '${PROXIED_BASE}',
   scope: 'demo-user',
-  userToken: 'demo-user-token',
   tasks,
 });
 `;
@@ -266,30 +264,50 @@ function kebab(name) {
   );
 }
 
-// The reference service mounted as the guide shows: one service kept across hot reloads of
-// `next dev` on globalThis, its fetch handler given to each method by routeHandlers.
-const mountedRouteTs = `import { createReferenceService } from 'taskwire/reference';
+// The reference service mounted as the guide shows (docs/your-own-service.md): one service kept
+// across hot reloads of \`next dev\` on globalThis, its fetch handler given to each method.
+const mountedRouteTs = `import { createReferenceService, type ReferenceService } from 'taskwire/reference';
 import { routeHandlers } from 'taskwire/server';
 
-const globalForTaskwire = globalThis as typeof globalThis & {
-  taskwireReference?: ReturnType<typeof createReferenceService>;
-};
-const service = (globalForTaskwire.taskwireReference ??= createReferenceService({
+const globalForTaskwire = globalThis as typeof globalThis & { taskwireService?: ReferenceService };
+const service = (globalForTaskwire.taskwireService ??= createReferenceService({
   basePath: '${MOUNTED_BASE}',
 }));
 
 export const { GET, POST, OPTIONS, HEAD } = routeHandlers(service);
 `;
 
-// The proxy in front of a reference server of its own: the app token comes from the server's
-// environment, never from the browser.
+/** The app's session cookie, and the one session it knows, whose user token stays on the server. */
+export const SESSION = { cookie: 'app-session', value: 'demo-session' };
+
+// The proxy in front of a reference server of its own, as the guide shows: the app token from the
+// server's environment, the user's token from the app's session cookie; neither from the browser.
 const proxiedRouteTs = `import { createTaskProxy, routeHandlers } from 'taskwire/server';
+
+/** The app's sessions: one signed-in user, whose task service token never leaves the server. */
+const sessions = new Map([['${SESSION.value}', 'demo-user-token']]);
+
+function sessionOf(request: Request): string | undefined {
+  const cookies = request.headers.get('cookie') ?? '';
+  const match = /(?:^|;\\s*)${SESSION.cookie}=([^;]*)/.exec(cookies);
+  return match ? sessions.get(match[1]) : undefined;
+}
 
 const proxy = createTaskProxy({
   target: process.env.${PROXY_ENV.target} ?? 'http://127.0.0.1:8787',
   clientToken: () => process.env.${PROXY_ENV.clientToken} ?? '',
   tasks: ['render-video', 'translate-text'],
   basePath: '${PROXIED_BASE}',
+  authorize: (request) => {
+    const userToken = sessionOf(request);
+    if (userToken === undefined) {
+      return Response.json(
+        { status: 'error', statusCode: 401, reason: 'UNAUTHENTICATED', message: 'Sign in first.' },
+        { status: 401 },
+      );
+    }
+    return { userToken };
+  },
 });
 
 export const { GET, POST, OPTIONS, HEAD } = routeHandlers(proxy);
@@ -314,10 +332,10 @@ function withoutGoogleFonts(layout) {
 }
 
 /**
- * Adds the test's files to the app at `appRoot` (made by create-next-app); with `withServer`, the
- * routes that need `taskwire/server`. Returns the files written and the fonts dropped.
+ * Adds the test's files to the app at `appRoot` (made by create-next-app). Returns the files written
+ * and the fonts dropped.
  */
-export function addTaskwireToApp(appRoot, { withServer }) {
+export function addTaskwireToApp(appRoot) {
   const layoutPath = join(appRoot, 'app', 'layout.tsx');
   if (!existsSync(layoutPath)) throw new Error(`create-next-app wrote no ${layoutPath}.`);
   const { layout, fonts } = withoutGoogleFonts(readFileSync(layoutPath, 'utf8'));
@@ -341,56 +359,30 @@ export function addTaskwireToApp(appRoot, { withServer }) {
       '<RenderPanel resumeKey="mounted-render" />',
       renderImport,
     ),
-    [`app${ROUTES.mountedStreams}/page.tsx`]: pageTsx(
-      'Many streams',
-      'MountedProviders',
+    [`app${MOUNTED_BASE}/[...path]/route.ts`]: mountedRouteTs,
+    'lib/proxied-client.ts': proxiedClientTs,
+    'components/proxied-providers.tsx': providersFor(
+      'ProxiedProviders',
+      'proxied-client',
+      'proxiedClient',
+    ),
+    [`app${PROXIED_BASE}/[...path]/route.ts`]: proxiedRouteTs,
+    [`app${ROUTES.proxiedResume}/page.tsx`]: pageTsx(
+      'Resume after reload, through the proxy',
+      'ProxiedProviders',
+      '<RenderPanel resumeKey="proxied-render" />',
+      renderImport,
+    ),
+    [`app${ROUTES.proxiedStreams}/page.tsx`]: pageTsx(
+      'Many streams, through the proxy',
+      'ProxiedProviders',
       '<StreamsPanel />',
       streamsImport,
     ),
   };
-  if (withServer) {
-    Object.assign(files, {
-      [`app${MOUNTED_BASE}/[...path]/route.ts`]: mountedRouteTs,
-      'lib/proxied-client.ts': proxiedClientTs,
-      'components/proxied-providers.tsx': providersFor(
-        'ProxiedProviders',
-        'proxied-client',
-        'proxiedClient',
-      ),
-      [`app${PROXIED_BASE}/[...path]/route.ts`]: proxiedRouteTs,
-      [`app${ROUTES.proxiedResume}/page.tsx`]: pageTsx(
-        'Resume after reload, through the proxy',
-        'ProxiedProviders',
-        '<RenderPanel resumeKey="proxied-render" />',
-        renderImport,
-      ),
-      [`app${ROUTES.proxiedStreams}/page.tsx`]: pageTsx(
-        'Many streams, through the proxy',
-        'ProxiedProviders',
-        '<StreamsPanel />',
-        streamsImport,
-      ),
-    });
-  } else {
-    files[`app${MOUNTED_BASE}/[...path]/route.ts`] = mountedRouteWithoutServerTs;
-  }
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(appRoot, path)), { recursive: true });
     writeFileSync(join(appRoot, path), text);
   }
   return { files: Object.keys(files), fonts };
 }
-
-// Until the package has taskwire/server: the same mounting, each method written out by hand.
-const mountedRouteWithoutServerTs = `import { createReferenceService } from 'taskwire/reference';
-
-const globalForTaskwire = globalThis as typeof globalThis & {
-  taskwireReference?: ReturnType<typeof createReferenceService>;
-};
-const service = (globalForTaskwire.taskwireReference ??= createReferenceService({
-  basePath: '${MOUNTED_BASE}',
-}));
-const handle = (request: Request) => service.fetch(request);
-
-export { handle as GET, handle as POST, handle as OPTIONS, handle as HEAD };
-`;

@@ -39,6 +39,8 @@ const DEADLINE_MS = 900_000;
 const CREATE_NEXT_APP = `create-next-app@${process.env.TASKWIRE_CREATE_NEXT_APP ?? 'latest'}`;
 /** The app token the proxy adds on the server; the browser must never see it. */
 const CLIENT_TOKEN = 'demo-client-token';
+/** The user token the proxy's `authorize` finds from the app's session; the browser never sees it. */
+const USER_TOKEN = 'demo-user-token';
 const keep = process.argv.includes('--keep');
 
 const log = (line) => console.log(line);
@@ -171,6 +173,7 @@ async function startUpstream(appRoot) {
           method: request.method,
           path,
           appToken: request.headers.get('x-app-authorization'),
+          userToken: request.headers.get('authorization'),
           cookie: request.headers.get('cookie'),
         });
         const response = await service.fetch(request);
@@ -245,8 +248,6 @@ async function main() {
 
   const tarball = await timed('npm pack', () => packPackage(repoRoot, workRoot));
   log(`✓ npm pack: ${tarball.filename}, ${(tarball.size / 1024).toFixed(1)} kB`);
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-  const withServer = manifest.exports['./server'] !== undefined;
 
   // --yes takes every default; a config folder of its own means no saved preference is used.
   process.env.XDG_CONFIG_HOME = join(workRoot, 'config');
@@ -266,17 +267,11 @@ async function main() {
       `${template.dependencies.react}, ${Object.keys(template.devDependencies).join(', ')}`,
   );
 
-  const added = addTaskwireToApp(appRoot, { withServer });
+  const added = addTaskwireToApp(appRoot);
   log(
     `✓ the app's layout drops only its Google fonts (${added.fonts.join(', ')}: next build ` +
       `downloads them, and this machine has no internet); added ${added.files.join(', ')}`,
   );
-  if (!withServer)
-    log(
-      `! the package has no taskwire/server: the reference service is mounted by hand, and the ` +
-        `proxy's checks cannot run`,
-    );
-
   const versions = declaredVersions(repoRoot, ['@tanstack/react-query', 'zod']);
   await timed('npm install', () =>
     runProcess(
@@ -306,21 +301,16 @@ async function main() {
     .map((line) => line.trim());
   log(`✓ next build:\n    ${routeLines.join('\n    ')}`);
 
-  const upstream = withServer
-    ? await timed('reference server', () => startUpstream(appRoot))
-    : undefined;
+  // The proxy's service: a reference server of its own (not Next's process), from the tarball.
+  const upstream = await timed('reference server', () => startUpstream(appRoot));
   const server = await timed('next start', async () =>
     startNext(appRoot, await freePort(), {
       ...process.env,
-      ...(upstream
-        ? { [PROXY_ENV.target]: upstream.url, [PROXY_ENV.clientToken]: CLIENT_TOKEN }
-        : {}),
+      [PROXY_ENV.target]: upstream.url,
+      [PROXY_ENV.clientToken]: CLIENT_TOKEN,
     }),
   );
-  log(
-    `✓ next start serves the app at ${server.url}` +
-      (upstream ? `; the proxy's target is ${upstream.url}` : ''),
-  );
+  log(`✓ next start serves the app at ${server.url}; the proxy's service is at ${upstream.url}`);
 
   const browser = await chromium.launch({
     executablePath,
@@ -335,34 +325,23 @@ async function main() {
   await runCheck(results, 'reload mid-run, reference service mounted with routeHandlers', () =>
     checkReloadMidRun({ browser, url: server.url + ROUTES.mountedResume, base: MOUNTED_BASE }),
   );
-  if (upstream) {
-    await runCheck(
-      results,
-      'reload mid-run through createTaskProxy, no app token in the browser',
-      () =>
-        checkNoAppTokenInBrowser({
-          browser,
-          url: server.url + ROUTES.proxiedResume,
-          base: PROXIED_BASE,
-          upstream,
-          clientToken: CLIENT_TOKEN,
-        }),
-    );
-    await runCheck(results, '8 streams at once through the proxy, and a price quote', () =>
-      checkManyStreams({
-        browser,
-        url: server.url + ROUTES.proxiedStreams,
-        base: PROXIED_BASE,
-        upstream,
-      }),
-    );
-  } else {
-    results.push({ label: 'createTaskProxy and routeHandlers (taskwire/server)', ok: false });
-    log('✗ createTaskProxy and routeHandlers: the package has no taskwire/server entry');
-    await runCheck(results, '8 streams at once on the mounted service, and a price quote', () =>
-      checkManyStreams({ browser, url: server.url + ROUTES.mountedStreams, base: MOUNTED_BASE }),
-    );
-  }
+  await runCheck(results, 'reload mid-run through createTaskProxy, no token in the browser', () =>
+    checkNoAppTokenInBrowser({
+      browser,
+      url: server.url + ROUTES.proxiedResume,
+      base: PROXIED_BASE,
+      upstream,
+      tokens: { app: CLIENT_TOKEN, user: USER_TOKEN },
+    }),
+  );
+  await runCheck(results, '8 streams at once through the proxy, and a price quote', () =>
+    checkManyStreams({
+      browser,
+      url: server.url + ROUTES.proxiedStreams,
+      base: PROXIED_BASE,
+      upstream,
+    }),
+  );
   const nextOutput = server.output.join('').trim();
   if (nextOutput.includes('Error')) log(`next start said:\n${nextOutput}`);
 
