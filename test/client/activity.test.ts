@@ -231,15 +231,23 @@ describe('client.subscribe', () => {
   });
 
   it('reports an aborted request and an aborted stream', async () => {
+    let bothSent!: () => void;
+    const sent = new Promise<void>((resolve) => (bothSent = resolve));
+    let requests = 0;
     const { client, activities } = observedClient({
       // Never answers: only the abort ends the request.
-      fetch: () => new Promise<Response>(() => {}),
+      fetch: () => {
+        requests += 1;
+        if (requests === 2) bothSent();
+        return new Promise<Response>(() => {});
+      },
     });
     const controller = new AbortController();
     const polling = client.getResult('echo', 'task-1', { signal: controller.signal });
     const streaming = client.stream('echo', { message: 'hi' }, { signal: controller.signal });
     const firstEvent = streaming[Symbol.asyncIterator]().next();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Both requests are in fetch's hands before the abort.
+    await sent;
     controller.abort();
     await expect(polling).rejects.toMatchObject({ code: 'aborted' });
     await expect(firstEvent).rejects.toMatchObject({ code: 'aborted' });

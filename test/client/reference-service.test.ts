@@ -17,6 +17,7 @@ import {
   type ReferenceServiceConfig,
 } from '../../src/reference/index.js';
 import { startReferenceServer } from '../../src/reference/node/start-reference-server.js';
+import { DEMO_TOKENS as tokens } from '../support/demo-auth.js';
 
 /** Everything a test closes when it ends. */
 const closers: Array<() => Promise<void>> = [];
@@ -59,8 +60,6 @@ async function failure(promise: Promise<unknown>): Promise<TaskwireError> {
   }
   throw new Error('expected a rejection');
 }
-
-const tokens = { userToken: DEMO_USER_TOKEN, clientToken: DEMO_CLIENT_TOKEN };
 
 describe.each<Transport>(['in-process', 'loopback'])(
   'createTaskClient against the reference service (%s)',

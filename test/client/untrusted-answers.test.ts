@@ -4,12 +4,13 @@
  * connections that fail (docs/protocol.md, "The client").
  */
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient, TaskwireError } from '../../src/client/index.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 const servers: RawServer[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
@@ -75,26 +76,57 @@ describe('createTaskClient deadlines', () => {
       response.write('{"status":"success","response":');
       // …and nothing more, ever.
     });
-    const client = createTaskClient({ baseUrl: service.url, ...tokens, requestTimeoutMs: 200 });
-    const started = Date.now();
-    const error = await failure(client.getResult('echo', 'task-1'));
-    expect(error).toMatchObject({ code: 'timeout', retryable: true, taskId: 'task-1' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The client's deadline runs on the fake clock; sockets stay real. The answer's head is awaited
+    // as an event (the platform's fetch resolving), so the deadline is the one of reading the body.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let headArrived!: () => void;
+    const head = new Promise<void>((resolve) => (headArrived = resolve));
+    const client = createTaskClient({
+      baseUrl: service.url,
+      ...tokens,
+      requestTimeoutMs: 200,
+      fetch: async (request) => {
+        const response = await fetch(request);
+        headArrived();
+        return response;
+      },
+    });
+    let settled = false;
+    const outcome = failure(client.getResult('echo', 'task-1')).finally(() => (settled = true));
+    await head;
+    await vi.advanceTimersByTimeAsync(199);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcome).toMatchObject({ code: 'timeout', retryable: true, taskId: 'task-1' });
+    vi.useRealTimers();
     await service.closed(0);
   });
 
   it('times out a Submit and an Options that get no answer, and lets a caller’s abort be an abort', async () => {
-    const service = await serve(() => undefined);
+    let received!: () => void;
+    const service = await serve(() => received());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const client = createTaskClient({ baseUrl: service.url, ...tokens, requestTimeoutMs: 150 });
-    expect(await failure(client.submit('echo', {}))).toMatchObject({
+    // Each request is awaited at the server (an event), then the fake clock passes its deadline.
+    const answered = async (call: () => Promise<unknown>) => {
+      const arrived = new Promise<void>((resolve) => (received = resolve));
+      const outcome = failure(call());
+      await arrived;
+      await vi.advanceTimersByTimeAsync(150);
+      return outcome;
+    };
+    expect(await answered(() => client.submit('echo', {}))).toMatchObject({
       code: 'timeout',
       retryable: true,
     });
-    expect(await failure(client.options('echo', {}))).toMatchObject({ code: 'timeout' });
+    expect(await answered(() => client.options('echo', {}))).toMatchObject({ code: 'timeout' });
+    vi.useRealTimers();
     const controller = new AbortController();
-    const pending = client.getResult('echo', 'task-1', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    expect(await failure(pending)).toMatchObject({ code: 'aborted' });
+    const arrived = new Promise<void>((resolve) => (received = resolve));
+    const pending = failure(client.getResult('echo', 'task-1', { signal: controller.signal }));
+    await arrived;
+    controller.abort();
+    expect(await pending).toMatchObject({ code: 'aborted' });
   });
 });
 
@@ -240,8 +272,8 @@ describe('createTaskClient network errors', () => {
   it('says when an answer broke off after it began', async () => {
     const service = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.write('{"status":');
-      setTimeout(() => response.destroy(), 20);
+      // Destroyed once the head and the first bytes are on their way, not at once.
+      response.write('{"status":', () => response.destroy());
     });
     const client = createTaskClient({ baseUrl: service.url, ...tokens });
     const error = await failure(client.getResult('echo', 'task-1'));
