@@ -13,7 +13,7 @@ import { curlOf, Recorder, redact, type Exchange, type Secret } from './recorder
 export interface ResolvedOptions {
   baseUrl: string;
   userToken: string;
-  clientToken: string;
+  clientToken: string | undefined;
   otherUserToken: string | undefined;
   task: string;
   params: JsonObject;
@@ -82,7 +82,9 @@ export class CheckRun {
     this.recorder = new Recorder(send, options.origin);
     this.secrets = [
       { value: options.userToken, variable: '$TASKWIRE_USER_TOKEN' },
-      { value: options.clientToken, variable: '$TASKWIRE_CLIENT_TOKEN' },
+      ...(options.clientToken === undefined
+        ? []
+        : [{ value: options.clientToken, variable: '$TASKWIRE_CLIENT_TOKEN' } as const]),
       ...(options.otherUserToken === undefined
         ? []
         : [{ value: options.otherUserToken, variable: '$TASKWIRE_OTHER_USER_TOKEN' } as const]),
@@ -151,7 +153,7 @@ export class CheckRun {
     else if (user === 'other' && this.options.otherUserToken !== undefined)
       headers.set('authorization', `Bearer ${this.options.otherUserToken}`);
     else if (typeof user === 'object') headers.set('authorization', user.header);
-    if (spec.client !== false)
+    if (spec.client !== false && this.options.clientToken !== undefined)
       headers.set('x-app-authorization', `Bearer ${this.options.clientToken}`);
     let body: string | undefined;
     if (spec.body !== undefined) {

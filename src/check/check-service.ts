@@ -45,12 +45,13 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
     throw new TypeError(
       'checkService: baseUrl must not hold a user name or password; give tokens.',
     );
-  for (const name of ['userToken', 'clientToken'] as const) {
-    if (typeof options[name] !== 'string' || options[name] === '')
-      throw new TypeError(`checkService: ${name} must be a non-empty string.`);
+  if (typeof options.userToken !== 'string' || options.userToken === '')
+    throw new TypeError('checkService: userToken must be a non-empty string.');
+  for (const name of ['clientToken', 'otherUserToken'] as const) {
+    const token = options[name];
+    if (token !== undefined && (typeof token !== 'string' || token === ''))
+      throw new TypeError(`checkService: ${name} must be a non-empty string when given.`);
   }
-  if (options.otherUserToken !== undefined && options.otherUserToken === '')
-    throw new TypeError('checkService: otherUserToken must be a non-empty string when given.');
   const task = options.task ?? DEFAULT_CHECK_TASK;
   for (const name of [task, options.keepAliveTask?.task]) {
     if (name !== undefined && !TASK_NAME_PATTERN.test(name))
@@ -109,7 +110,7 @@ async function probe(run: CheckRun): Promise<Answer> {
   if (answer.status === 401)
     throw couldNot(
       'http',
-      `The service refused the tokens given (${describeAnswer(answer)}); check the user and client tokens.`,
+      `The service refused the tokens given (${describeAnswer(answer)}); check the user and client tokens${run.options.clientToken === undefined ? ' (no client token was given)' : ''}.`,
     );
   const reason = reasonOf(answer);
   if (answer.status === 404 && reason === 'TASK_NOT_FOUND')

@@ -78,8 +78,11 @@ export interface CheckServiceOptions {
   baseUrl: string;
   /** A user token the service knows, sent as `Authorization: Bearer …`. */
   userToken: string;
-  /** The app's token, sent as `x-app-authorization: Bearer …`. */
-  clientToken: string;
+  /**
+   * The app's token, sent as `x-app-authorization: Bearer …`. Leave it out to check a proxy that
+   * adds it on the server (taskwire/server); `auth.no-client-token` is then skipped.
+   */
+  clientToken?: string;
   /** A second user's token, for `result.other-user`; without it that check is skipped. */
   otherUserToken?: string;
   /**
@@ -97,7 +100,11 @@ export interface CheckServiceOptions {
    * it that check is skipped (no demo task of the reference service is silent for 15 s).
    */
   keepAliveTask?: SilentTask;
-  /** The `Origin` sent on every request, as a browser on the app's page would. Defaults to `http://localhost:5173`. */
+  /**
+   * The app's origin, sent as `Origin` on every request as a browser on the app's page would. When
+   * it is the base URL's own origin (a proxy on the app's server), the CORS checks are skipped.
+   * Defaults to `http://localhost:5173`.
+   */
   origin?: string;
   /** The `fetch` to send requests with: the global one by default, or a service's in-process `fetch`. */
   fetch?: (request: Request) => Promise<Response>;

@@ -14,13 +14,14 @@ import { checkService, DEFAULT_CHECK_TASK } from './check-service.js';
 import type { CheckProgress } from './check-types.js';
 import { formatCheckReport, toJUnitXml } from './format-report.js';
 
-const USAGE = `Usage: taskwire-check <baseUrl> --user-token <T> --client-token <C> [options]
+const USAGE = `Usage: taskwire-check <baseUrl> --user-token <T> [--client-token <C>] [options]
 
 Checks a task service (or the proxy in front of it) against what taskwire's client and hooks rely
 on (docs/protocol.md), and prints one line per check.
 
   --user-token <T>          A user token the service knows. Defaults to $TASKWIRE_USER_TOKEN.
-  --client-token <C>        The app's token. Defaults to $TASKWIRE_CLIENT_TOKEN.
+  --client-token <C>        The app's token. Defaults to $TASKWIRE_CLIENT_TOKEN. Leave it out to
+                            check a proxy that adds it on the server.
   --other-user-token <T2>   A second user's token, to check that users do not see each other's
                             tasks. Defaults to $TASKWIRE_OTHER_USER_TOKEN; without it that check
                             is skipped.
@@ -31,8 +32,8 @@ on (docs/protocol.md), and prints one line per check.
   --keep-alive-task <name>  A task whose stream stays silent for more than 15 s, for the keep-alive
                             check (skipped without it).
   --keep-alive-params <json> Its params. Defaults to {}.
-  --origin <origin>         The app's origin, sent as Origin for the CORS checks. Defaults to
-                            http://localhost:5173.
+  --origin <origin>         The app's origin, sent as Origin for the CORS checks (skipped when it
+                            is the service's own origin). Defaults to http://localhost:5173.
   --json                    Print the report as JSON instead of the table.
   --junit <file>            Also write the report as JUnit XML (one test case per check).
   --help                    Print this text.
@@ -45,7 +46,7 @@ $TASKWIRE_CLIENT_TOKEN and $TASKWIRE_OTHER_USER_TOKEN, so set those to run it.`;
 interface CliOptions {
   baseUrl: string;
   userToken: string;
-  clientToken: string;
+  clientToken: string | undefined;
   otherUserToken: string | undefined;
   task: string | undefined;
   params: JsonObject | undefined;
@@ -94,13 +95,12 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
   const userToken = values['user-token'] ?? env.TASKWIRE_USER_TOKEN;
   const clientToken = values['client-token'] ?? env.TASKWIRE_CLIENT_TOKEN;
   if (!userToken) throw new TypeError('--user-token (or $TASKWIRE_USER_TOKEN) is required.');
-  if (!clientToken) throw new TypeError('--client-token (or $TASKWIRE_CLIENT_TOKEN) is required.');
   if (values['keep-alive-params'] !== undefined && values['keep-alive-task'] === undefined)
     throw new TypeError('--keep-alive-params needs --keep-alive-task.');
   return {
     baseUrl: positionals[0]!,
     userToken,
-    clientToken,
+    clientToken: clientToken || undefined,
     otherUserToken: values['other-user-token'] ?? (env.TASKWIRE_OTHER_USER_TOKEN || undefined),
     task: values.task,
     params: jsonObject(values.params, '--params'),
@@ -136,7 +136,7 @@ async function main(): Promise<number> {
     report = await checkService({
       baseUrl: options.baseUrl,
       userToken: options.userToken,
-      clientToken: options.clientToken,
+      ...(options.clientToken === undefined ? {} : { clientToken: options.clientToken }),
       ...(options.otherUserToken === undefined ? {} : { otherUserToken: options.otherUserToken }),
       ...(options.task === undefined ? {} : { task: options.task }),
       ...(options.params === undefined ? {} : { params: options.params }),

@@ -83,7 +83,7 @@ export async function checkSubmittedTask(
   const client = createTaskClient({
     baseUrl: run.options.baseUrl,
     userToken: run.options.userToken,
-    clientToken: run.options.clientToken,
+    ...(run.options.clientToken === undefined ? {} : { clientToken: run.options.clientToken }),
     fetch: run.recorder.fetch,
     requestTimeoutMs: run.options.requestTimeoutMs,
   });

@@ -184,6 +184,11 @@ describe('checkService', () => {
     await expect(badToken).rejects.toThrow(/refused the tokens/);
     // The token given is not repeated, even when it was the problem.
     await expect(badToken).rejects.not.toThrow(/not-a-known-token/);
+    // A service (not a proxy) needs the app's token too, and the message says none was given.
+    const withoutClientToken = { ...base, clientToken: undefined };
+    await expect(checkService(withoutClientToken)).rejects.toThrow(
+      /refused the tokens given .*\(no client token was given\)/,
+    );
 
     await expect(checkService({ ...base, task: 'no-such-task' })).rejects.toMatchObject({
       code: 'http',
