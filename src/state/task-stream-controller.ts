@@ -37,11 +37,6 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   watchRecord: WatchTaskRecord<Result>;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: (event: Event) => void;
-  /**
-   * Called when a new run starts, before its request leaves (the moment to write a start ahead of
-   * its id, so that a reload cutting it short leaves a trace).
-   */
-  onStart?: (params: Params) => void;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
   onTaskId?: (taskId: string) => void;
   /**
@@ -365,7 +360,6 @@ export function createTaskStreamController<
       current = self;
       references = [];
       published = undefined;
-      callbacks.onStart?.(params);
       dispatch({ type: 'start' }, 'now');
       void run(params, self);
     },
