@@ -74,6 +74,12 @@ const WINDOW_MS = 2500;
  * drift stays well under one poll per window.
  */
 const POLLING: PollingPolicyOptions = { minIntervalMs: 200, maxIntervalMs: 200 };
+/**
+ * As served, the service's Retry-After (1 s) sets the pace within the policy's default ceiling
+ * (10 s): a ceiling below the service's hint would have the other tabs read for themselves, since
+ * no tab waits for another longer than its ceiling (docs/protocol.md, "The hooks").
+ */
+const POLLING_AS_SERVED: PollingPolicyOptions = { minIntervalMs: 200 };
 
 type Variant = 'floor governs (Retry-After removed)' | 'as served (Retry-After ≥ 1 s)';
 /** How the tabs of a run are set up: sharing (the default), no journal, or a journal without it. */
@@ -89,9 +95,13 @@ function sharedStorage() {
   };
 }
 
-function Watcher(props: { id: string; onStatus: (status: string | undefined) => void }) {
-  const { id, onStatus } = props;
-  const status = useTaskResult('watched', id, { polling: POLLING }).data?.status;
+function Watcher(props: {
+  id: string;
+  polling: PollingPolicyOptions;
+  onStatus: (status: string | undefined) => void;
+}) {
+  const { id, polling, onStatus } = props;
+  const status = useTaskResult('watched', id, { polling }).data?.status;
   useLayoutEffect(() => onStatus(status), [onStatus, status]);
   return <p>{status ?? 'loading'}</p>;
 }
@@ -161,6 +171,7 @@ async function countRequests(variant: Variant, setting: Setting, tabs: number): 
         <Providers>
           <Watcher
             id={id}
+            polling={variant === 'as served (Retry-After ≥ 1 s)' ? POLLING_AS_SERVED : POLLING}
             onStatus={(status) => {
               statuses.set(tab, status);
             }}
@@ -282,7 +293,7 @@ export default async function run(): Promise<BenchReport> {
     values: { figure: after },
   });
   const notes = [
-    `Counted: GET …/result requests of every tab in the first ${WINDOW_MS} ms from the first tab's mount (the same window for every N: after the last mount, before the task can end). Tabs mount ${MOUNT_GAP_MS} ms apart, each a React root with its own client, QueryClient and journal object over one shared storage (so one BroadcastChannel, per client scope) and one Web Locks space (a lock per task names the polling tab). The task (a script of taskwire/testing) reports progress every ${1000 * TIME_SCALE} ms with no time left announced and ends after about ${(TASK_SECONDS * TIME_SCALE).toFixed(1)} s. Polling: every ${POLLING.minIntervalMs} ms (floor and ceiling), or the service's Retry-After as served; one uncounted run warms up first. "no journal" (1 tab) and "sharePolling: false" (${most} tabs) are shown for comparison: the first shares nothing, the second is what the tabs would cost without sharing.`,
+    `Counted: GET …/result requests of every tab in the first ${WINDOW_MS} ms from the first tab's mount (the same window for every N: after the last mount, before the task can end). Tabs mount ${MOUNT_GAP_MS} ms apart, each a React root with its own client, QueryClient and journal object over one shared storage (so one BroadcastChannel, per client scope) and one Web Locks space (a lock per task names the polling tab). The task (a script of taskwire/testing) reports progress every ${1000 * TIME_SCALE} ms with no time left announced and ends after about ${(TASK_SECONDS * TIME_SCALE).toFixed(1)} s. Polling: every ${POLLING.minIntervalMs} ms (floor and ceiling), or as served the service's Retry-After within the default 10 s ceiling; one uncounted run warms up first. "no journal" (1 tab) and "sharePolling: false" (${most} tabs) are shown for comparison: the first shares nothing, the second is what the tabs would cost without sharing.`,
     ...goals.map(goalLine),
   ];
   return {

@@ -21,7 +21,12 @@ import { isTerminalStatus, taskIdSchema } from '../protocol/records.js';
 import type { TaskRecord } from '../protocol/records.js';
 import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
 import type { CheckSharedRecord } from './check-shared-record.js';
-import { isPageHidden, retryAfterHints, slowestPollDelay } from './polling-policy.js';
+import {
+  isPageHidden,
+  nextPollDelay,
+  retryAfterHints,
+  slowestPollDelay,
+} from './polling-policy.js';
 import type { PollingPolicyOptions } from './polling-policy.js';
 
 /** What a task's sharing may sit idle (nobody reading it) beyond two ceilings before it is dropped. */
@@ -82,6 +87,8 @@ const messageSchema = z.object({
 interface SharedTask {
   /** The newest record this tab knows (its own read, or one heard and checked). */
   record: TaskRecord<unknown> | undefined;
+  /** When this tab came to know it, in epoch milliseconds. */
+  knownAt: number;
   /** Whether this tab holds the task's lock, and so polls it. */
   holding: boolean;
   /** Lets the held lock go. */
@@ -120,6 +127,28 @@ function news(task: SharedTask, ms: number, signal: AbortSignal): Promise<boolea
 
 function wake(task: SharedTask): void {
   for (const waiter of [...task.waiters]) waiter();
+}
+
+/** How long a record stays as good as a read of this tab's own: its next poll delay, at most `ceiling`. */
+function freshFor(
+  record: TaskRecord<unknown>,
+  polling: PollingPolicyOptions | undefined,
+  ceiling: number,
+): number {
+  const now = Date.now();
+  const delay = nextPollDelay(
+    {
+      status: record.status,
+      estimatedSecondsLeft: record.progress.estimatedSecondsLeft,
+      retryAfterMs: retryAfterHints.get(record),
+      errorCount: 0,
+      error: undefined,
+      startedAt: now,
+      now,
+    },
+    polling,
+  );
+  return delay === false ? 0 : Math.min(delay, ceiling);
 }
 
 /** The platform objects a sharing needs, each `undefined` where the runtime lacks it. */
@@ -174,6 +203,7 @@ export function createTabPollSharing(
   /** Takes `record` as the newest; a terminal one ends the task's sharing in this tab. */
   const settle = (id: string, task: SharedTask, record: TaskRecord<unknown>) => {
     task.record = record;
+    task.knownAt = Date.now();
     wake(task);
     if (isTerminalStatus(record.status)) finish(id, task);
   };
@@ -259,6 +289,7 @@ export function createTabPollSharing(
     if (!task) {
       task = {
         record: undefined,
+        knownAt: 0,
         holding: false,
         letGo: undefined,
         waiting: undefined,
@@ -307,6 +338,9 @@ export function createTabPollSharing(
             settle(id, task, record);
             return record;
           }
+          // A record heard within one of this tab's own intervals is as good as reading it now
+          // (the interval counted at most to the ceiling, whatever hint the record came with).
+          if (known && Date.now() - task.knownAt < freshFor(known, polling, ceiling)) return known;
           if (!task.asked && !known) {
             task.asked = true;
             post({ type: 'ask', id });

@@ -4,6 +4,8 @@
 // BroadcastChannel), each with its own provider, QueryClient and journal. Page A submits a render
 // and polls it; page B opens, finds the task in the journal and shows it from A's records without a
 // request of its own. When A closes, B takes the poll over and reaches the end. One POST in all.
+// Then two users on one origin (the app's ?user= is its client scope): Bob's page, on the same
+// localStorage and BroadcastChannel as Alice's, never finds, shows or polls Alice's task.
 import { BACKGROUND_FRAMES, PAGE } from './consumer-app.mjs';
 import {
   check,
@@ -99,6 +101,59 @@ export async function checkTwoTabsOnePoll({ browser, url, log }) {
     log(
       `✓ two tabs on render-video ${taskId}: while both were open A polled ${whileBoth.a} times and ` +
         `B ${whileBoth.b}; after A closed B polled ${b.polls - whileBoth.b} times to the end; one POST`,
+    );
+  } finally {
+    await context.close();
+  }
+  await checkTwoUsersApart({ browser, url, log });
+}
+
+/** The app's page for one user: `?user=` is the client's scope. */
+function userUrl(url, user) {
+  const address = new URL(url);
+  address.searchParams.set('user', user);
+  return address.href;
+}
+
+/** Checks that two users' pages on one origin (one storage, one channel) see only their own tasks. */
+export async function checkTwoUsersApart({ browser, url, log }) {
+  const context = await browser.newContext({ locale: 'en-US' });
+  try {
+    const alice = await openTab(context, userUrl(url, 'alice'));
+    await region(alice).getByRole('button', { name: PAGE.backgroundButton }).click();
+    await waitFor(
+      "Alice's page to poll her task",
+      () => alice.polledIds.size,
+      (size) => size > 0,
+    );
+    const [taskId] = alice.polledIds;
+    const bob = await openTab(context, userUrl(url, 'bob'));
+    // While Alice's task runs on and her page shows it, Bob's page must show nothing of it.
+    const first = await waitFor(
+      "Alice's page to show progress",
+      () => percentOf(alice),
+      (value) => value > 0,
+    );
+    await waitFor(
+      "Alice's page to show more progress",
+      () => percentOf(alice),
+      (value) => value > first,
+    );
+    const bobButton = region(bob).getByRole('button', { name: PAGE.backgroundButton });
+    check(await bobButton.isEnabled(), "Bob's page found Alice's task in the journal.");
+    const bobPercent = await region(bob)
+      .getByRole('progressbar', { name: PAGE.backgroundProgress })
+      .getAttribute('aria-valuenow');
+    check(bobPercent === null, `Bob's page shows Alice's progress (${bobPercent}).`);
+    check(
+      !bob.polledIds.has(taskId) && bob.posts === 0,
+      `Bob's page polled ${[...bob.polledIds].join(', ') || 'nothing'} and posted ${bob.posts} times.`,
+    );
+    const problems = [...alice.problems, ...bob.problems];
+    check(problems.length === 0, `The users' pages reported problems:\n${problems.join('\n')}`);
+    log(
+      `✓ two users on one origin: Alice's render-video ${taskId} never reached Bob's page ` +
+        `(no entry, no progress, no poll of it; Bob's page polled ${bob.polls} times)`,
     );
   } finally {
     await context.close();
