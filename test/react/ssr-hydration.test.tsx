@@ -8,6 +8,7 @@
 import { act, waitFor } from '@testing-library/react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { streamDisplayStatus, TaskProgress } from '../../src/components/index.js';
 import { createTaskJournal, useTaskStream } from '../../src/index.js';
@@ -46,70 +47,81 @@ function RenderPage({ statuses }: { statuses: string[] }) {
 }
 
 describe('a server-rendered page with a journal entry to resume', () => {
-  it('hydrates without a mismatch, is recovering right after hydration and resumes with Get Result alone', async () => {
-    const service = journalPageService(0.2);
-    const storage = mapStorage();
-    const requests: string[] = [];
-    // The task started before the reload: running at the service, in the browser's journal.
-    const before = openJournalPage(service, { journal: createTaskJournal({ storage }), scope });
-    const started = await before.client.submit('render-video', { frames: 10, frameMs: 100 });
-    before.journal?.record(scope, {
-      key: 'render',
-      task: 'render-video',
-      id: started.id,
-      mode: 'stream',
-      status: 'IN_PROGRESS',
-      startedAt: Date.now(),
-    });
+  it.each([
+    ['', false],
+    [' (StrictMode, as Next.js runs in development)', true],
+  ])(
+    'hydrates without a mismatch, is recovering right after hydration and resumes with Get Result alone%s',
+    async (_, strict) => {
+      const page = (statuses: string[]) =>
+        strict ? (
+          <StrictMode>
+            <RenderPage statuses={statuses} />
+          </StrictMode>
+        ) : (
+          <RenderPage statuses={statuses} />
+        );
+      const service = journalPageService(0.2);
+      const storage = mapStorage();
+      const requests: string[] = [];
+      // The task started before the reload: running at the service, in the browser's journal.
+      const before = openJournalPage(service, { journal: createTaskJournal({ storage }), scope });
+      const started = await before.client.submit('render-video', { frames: 10, frameMs: 100 });
+      before.journal?.record(scope, {
+        key: 'render',
+        task: 'render-video',
+        id: started.id,
+        mode: 'stream',
+        status: 'IN_PROGRESS',
+        startedAt: Date.now(),
+      });
 
-    const server = openJournalPage(service, {
-      journal: createTaskJournal({ storage: 'memory' }),
-      scope,
-      onRequest: (request) => requests.push(`server ${request.method}`),
-    });
-    const serverStatuses: string[] = [];
-    const html = renderToString(
-      server.wrapper({ children: <RenderPage statuses={serverStatuses} /> }),
-    );
-    expect(serverStatuses).toEqual(['idle']);
-    expect(html).toContain('Stream status: idle');
+      const server = openJournalPage(service, {
+        journal: createTaskJournal({ storage: 'memory' }),
+        scope,
+        onRequest: (request) => requests.push(`server ${request.method}`),
+      });
+      const serverStatuses: string[] = [];
+      const html = renderToString(server.wrapper({ children: page(serverStatuses) }));
+      expect(new Set(serverStatuses)).toEqual(new Set(['idle']));
+      expect(html).toContain('Stream status: idle');
 
-    const browser = openJournalPage(service, {
-      journal: createTaskJournal({ storage }),
-      scope,
-      onRequest: (request) => requests.push(`${request.method} ${new URL(request.url).pathname}`),
-    });
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.append(container);
-    const recoverable = vi.fn();
-    const consoleErrors = vi.spyOn(console, 'error');
-    const statuses: string[] = [];
-    await act(async () => {
-      root = hydrateRoot(
-        container,
-        browser.wrapper({ children: <RenderPage statuses={statuses} /> }),
-        { onRecoverableError: recoverable },
-      );
-    });
-    expect(recoverable).not.toHaveBeenCalled();
-    expect(consoleErrors).not.toHaveBeenCalled();
-    // The hydrating render matched the server's; the next one, right after, took the task up.
-    expect(statuses[0]).toBe('idle');
-    expect(statuses.slice(1)).not.toContain('idle');
-    expect(container.textContent).toContain('Stream status: recovering');
+      const browser = openJournalPage(service, {
+        journal: createTaskJournal({ storage }),
+        scope,
+        onRequest: (request) => requests.push(`${request.method} ${new URL(request.url).pathname}`),
+      });
+      const container = document.createElement('div');
+      container.innerHTML = html;
+      document.body.append(container);
+      const recoverable = vi.fn();
+      const consoleErrors = vi.spyOn(console, 'error');
+      const statuses: string[] = [];
+      await act(async () => {
+        root = hydrateRoot(container, browser.wrapper({ children: page(statuses) }), {
+          onRecoverableError: recoverable,
+        });
+      });
+      expect(recoverable).not.toHaveBeenCalled();
+      expect(consoleErrors).not.toHaveBeenCalled();
+      // The hydrating render matched the server's; the next one, right after, took the task up.
+      const hydrating = statuses.filter((status) => status === 'idle').length;
+      expect(statuses.slice(0, hydrating)).toEqual(strict ? ['idle', 'idle'] : ['idle']);
+      expect(statuses.slice(hydrating)).not.toContain('idle');
+      expect(container.textContent).toContain('Stream status: recovering');
 
-    await waitFor(() => expect(container.textContent).toContain('Stream status: completed'), {
-      timeout: 10_000,
-    });
-    expect(statuses).not.toContain('connecting');
-    expect(statuses).not.toContain('streaming');
-    expect(requests.filter((line) => line.startsWith('server'))).toEqual([]);
-    expect(requests.filter((line) => line.startsWith('POST'))).toEqual([]);
-    expect(requests).toContain(`GET /workflows/render-video/${started.id}/result`);
-    expect(recoverable).not.toHaveBeenCalled();
-    expect(consoleErrors).not.toHaveBeenCalled();
-  });
+      await waitFor(() => expect(container.textContent).toContain('Stream status: completed'), {
+        timeout: 10_000,
+      });
+      expect(statuses).not.toContain('connecting');
+      expect(statuses).not.toContain('streaming');
+      expect(requests.filter((line) => line.startsWith('server'))).toEqual([]);
+      expect(requests.filter((line) => line.startsWith('POST'))).toEqual([]);
+      expect(requests).toContain(`GET /workflows/render-video/${started.id}/result`);
+      expect(recoverable).not.toHaveBeenCalled();
+      expect(consoleErrors).not.toHaveBeenCalled();
+    },
+  );
 
   it('takes the task up from the first render when nothing is hydrated (a client-only render)', async () => {
     const service = journalPageService(0.2);
