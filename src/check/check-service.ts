@@ -52,6 +52,10 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
     if (token !== undefined && (typeof token !== 'string' || token === ''))
       throw new TypeError(`checkService: ${name} must be a non-empty string when given.`);
   }
+  if (options.otherUserToken !== undefined && options.otherUserToken === options.userToken)
+    throw new TypeError(
+      "checkService: otherUserToken must be another user's token, not userToken.",
+    );
   const task = options.task ?? DEFAULT_CHECK_TASK;
   for (const name of [task, options.keepAliveTask?.task]) {
     if (name !== undefined && !TASK_NAME_PATTERN.test(name))

@@ -356,6 +356,13 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
     path: run.taskPath(`${encodeURIComponent(unknownId)}/result`),
     user: 'other',
   });
+  if (unknown.status === 401) {
+    run.skip(
+      'result.other-user',
+      "the service refused the other user's token (401); give a second user's token it knows",
+    );
+    return;
+  }
   if (theirs.status >= 400) refusals.push(theirs);
   // Status, reason and message, the id taken out of the message: what tells the two apart.
   const shape = (answer: Answer, answerId: string) => {

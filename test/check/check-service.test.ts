@@ -151,6 +151,20 @@ describe('checkService', () => {
     expect(report.tasksStarted).toBe(3);
   });
 
+  it("skips the other user's check when the service does not know that token", async () => {
+    const service = checkedService();
+    const report = await checkService({
+      ...FAST,
+      otherUserToken: 'nobody-knows-this-token',
+      baseUrl: 'http://taskwire.test',
+      fetch: (request) => service.fetch(request),
+    });
+    const result = report.results.find((candidate) => candidate.id === 'result.other-user');
+    expect(result).toMatchObject({ outcome: 'skipped' });
+    expect(result?.why).toMatch(/refused the other user's token \(401\)/);
+    expect(JSON.stringify(report)).not.toContain('nobody-knows-this-token');
+  });
+
   it('skips the keep-alive check when the named task is never silent long enough', async () => {
     const service = checkedService();
     const report = await checkService({
@@ -234,6 +248,9 @@ describe('checkService', () => {
     await expect(checkService({ ...base, userToken: '' })).rejects.toThrow(/userToken/);
     await expect(checkService({ ...base, task: '../admin' })).rejects.toThrow(/not a task name/);
     await expect(checkService({ ...base, pollIntervalMs: 0 })).rejects.toThrow(/pollIntervalMs/);
+    await expect(checkService({ ...base, otherUserToken: base.userToken })).rejects.toThrow(
+      /another user's token/,
+    );
     expect(sent).toEqual([]);
   });
 });
