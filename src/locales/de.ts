@@ -150,6 +150,10 @@ export const de: TaskwireMessages = {
       'Die Adresse, die die App aufruft, leitet anderswohin weiter: Sie ist vielleicht falsch.',
     CONNECT_FAILED:
       'Der Dienst war nicht erreichbar, es wurde nichts gesendet. Versuchen Sie es erneut, sobald die Verbindung wieder steht.',
+    NOT_A_TASKWIRE_ANSWER:
+      'Die Adresse, die die App aufruft, hat geantwortet, aber nicht wie der Aufgabendienst: Sie ist vielleicht falsch.',
+    JOURNAL_ENTRY_REFUSED:
+      'Die Aufgabe konnte nicht in der Aufgabenliste dieses Browsers gespeichert werden.',
     SCOPE_REQUIRED: 'Die Aufgabenliste weiß nicht, wessen Aufgaben sie führen soll.',
     UPSTREAM_REDIRECT:
       'Der Webserver der App hat eine Adresse des Dienstes erreicht, die weiterleitet.',

@@ -14,6 +14,7 @@ import {
   CreditCostPreview,
   englishMessages,
   errorText,
+  streamDisplayStatus,
   TaskProgress,
   TaskwireMessagesProvider,
   type ErrorReasonName,
@@ -25,12 +26,15 @@ import {
   DEMO_USER_TOKEN,
   type ErrorReason,
 } from '../../src/reference/index.js';
+import type { refusal } from '../../src/client/error-factories.js';
 import type { TaskProxyErrorReason } from '../../src/server/proxy-answers.js';
 import { findEnglishWords } from '../../stories/english-words.js';
 
-// Every reason of the protocol and of the proxy has words: this fails to compile when one is added
+// Every reason of the protocol, of the client's refusals and of the proxy has words: this fails to compile when one is added
 // without them.
-const everyServiceReason: ErrorReasonName[] = [] as (ErrorReason | TaskProxyErrorReason)[];
+const everyServiceReason: ErrorReasonName[] = [] as (
+  ErrorReason | TaskProxyErrorReason | Parameters<typeof refusal>[0]
+)[];
 
 const CODES: TaskwireErrorCode[] = ['http', 'network', 'timeout', 'protocol', 'aborted', 'auth'];
 const REASONS = Object.keys(englishMessages.errors).filter((key) => /^[A-Z_]+$/.test(key));
@@ -70,7 +74,7 @@ function errorStates(error: unknown): ReactNode {
     <>
       <CreditCostPreview status="error" error={error} onRetry={() => {}} />
       <TaskProgress status="failed" label="Video rendern" percent={40} error={error} />
-      <TaskProgress status="error" label="Video rendern" error={error} />
+      <TaskProgress status={streamDisplayStatus('error')} label="Video rendern" error={error} />
     </>
   );
 }
@@ -90,6 +94,8 @@ describe('error texts', () => {
       'INVALID_BASE_URL',
       'INVALID_PARAMS',
       'CONNECT_FAILED',
+      'NOT_A_TASKWIRE_ANSWER',
+      'JOURNAL_ENTRY_REFUSED',
       'UPSTREAM_UNAVAILABLE',
     ]) {
       expect(REASONS).toContain(reason);
@@ -103,9 +109,11 @@ describe('error texts', () => {
         {errorStates(error)}
       </TaskwireMessagesProvider>,
     );
-    expect(container.querySelectorAll('[data-state="error"], [data-state="failed"]')).toHaveLength(
-      3,
+    // The error's text in each state: the preview's note and both bars' detail.
+    expect(container.querySelectorAll('.taskwire-cost__error .taskwire-cost__note')).toHaveLength(
+      1,
     );
+    expect(container.querySelectorAll('.taskwire-progress__detail')).toHaveLength(2);
     expect(container.textContent).not.toContain('TASK_NOT_FOUND');
     expect(findEnglishWords(container)).toEqual([]);
   });

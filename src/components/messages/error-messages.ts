@@ -14,8 +14,8 @@ export type ErrorCodeName = 'http' | 'network' | 'timeout' | 'protocol' | 'abort
 /**
  * Every `reason` the components have words for: those of docs/protocol.md, "Error bodies", the
  * client's own refusals and findings (`INVALID_TASK_NAME`, `INVALID_TASK_ID`, `INVALID_BASE_URL`,
- * `REDIRECT`, `CONNECT_FAILED`), the journal's `SCOPE_REQUIRED`, and the server proxy's
- * `UPSTREAM_*`.
+ * `REDIRECT`, `CONNECT_FAILED`, `NOT_A_TASKWIRE_ANSWER`), the journal's `SCOPE_REQUIRED` and
+ * `JOURNAL_ENTRY_REFUSED`, and the server proxy's `UPSTREAM_*`.
  */
 export type ErrorReasonName =
   | 'UNAUTHENTICATED'
@@ -43,7 +43,9 @@ export type ErrorReasonName =
   | 'INVALID_BASE_URL'
   | 'REDIRECT'
   | 'CONNECT_FAILED'
+  | 'NOT_A_TASKWIRE_ANSWER'
   | 'SCOPE_REQUIRED'
+  | 'JOURNAL_ENTRY_REFUSED'
   | 'UPSTREAM_REDIRECT'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE';
@@ -110,6 +112,9 @@ export const errorMessages: ErrorMessages = {
   REDIRECT: 'The address the app calls redirects elsewhere: it may be wrong.',
   CONNECT_FAILED:
     'The service could not be reached, and nothing was sent. Try again once the connection is back.',
+  NOT_A_TASKWIRE_ANSWER:
+    'The address the app calls answered, but not as the task service does: it may be wrong.',
+  JOURNAL_ENTRY_REFUSED: 'The task could not be kept in the task list of this browser.',
   SCOPE_REQUIRED: 'The task list does not know whose tasks to keep.',
   UPSTREAM_REDIRECT: "The app's server reached a redirecting address of the service.",
   UPSTREAM_TIMEOUT: "The service did not answer the app's server in time. Try again.",
