@@ -17,7 +17,14 @@ import {
   UsageBreakdown,
 } from '../../src/components/index.js';
 import {
+  TaskList,
   TaskwireProvider,
+  useCompletionNotice,
+  useExecuteTask,
+  useJournalEntry,
+  useSubmitTask,
+  useTaskJournal,
+  useTaskList,
   useTaskOptions,
   useTaskResult,
   useTaskStream,
@@ -59,7 +66,7 @@ describe('server rendering with a journal entry to resume', () => {
     vi.restoreAllMocks();
   });
 
-  it('reads no clock, random number or storage while rendering, and renders the stream idle', () => {
+  it('has no hook read the clock, a random number or storage while rendering; the stream renders idle', () => {
     const storage = mapStorage();
     // Even a journal that could read an entry on the server: the render must not look at it, since
     // the browser's first render, which hydrates this HTML, must show the very same thing.
@@ -84,13 +91,24 @@ describe('server rendering with a journal entry to resume', () => {
         return new Response(null, { status: 500 });
       },
     });
+    // Every hook of the package, and the list, on one page.
     function Page() {
       const stream = useTaskStream('render-video', { resumeKey: 'render' });
       const result = useTaskResult('render-video', 'task-1');
+      const entry = useJournalEntry('render');
+      const listed = useTaskList();
+      const { entries } = useTaskJournal();
+      const submit = useSubmitTask('echo', { resumeKey: 'echo' });
+      const execute = useExecuteTask('echo');
+      const quote = useTaskOptions('echo', { message: 'hi' });
+      useCompletionNotice();
       return (
         <section>
           <p>{`${stream.status} ${result.status}`}</p>
+          <p>{`${entry?.id ?? 'none'} ${listed.length} ${entries.length}`}</p>
+          <p>{`${submit.status} ${execute.status} ${quote.status}`}</p>
           <TaskProgress label="Render" status={streamDisplayStatus(stream)} />
+          <TaskList />
         </section>
       );
     }
@@ -114,6 +132,9 @@ describe('server rendering with a journal entry to resume', () => {
     );
     expect(html).toContain('idle pending');
     expect(html).toContain('data-state="idle"');
+    // The journal is the browser's: the server's HTML, which the browser hydrates, lists nothing.
+    expect(html).toContain('none 0 0');
+    expect(html).toContain('idle idle pending');
     expect(reads).not.toHaveBeenCalled();
     expect(clockReaders).toEqual([]);
     expect(dates).not.toHaveBeenCalled();
