@@ -11,7 +11,7 @@ import { renderToString } from 'react-dom/server';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { streamDisplayStatus, TaskProgress } from '../../src/components/index.js';
-import { createTaskJournal, useTaskStream } from '../../src/index.js';
+import { createTaskJournal, TaskList, useTaskStream } from '../../src/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
@@ -42,6 +42,7 @@ function RenderPage({ statuses }: { statuses: string[] }) {
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
       />
+      <TaskList aria-label="Your tasks" />
     </section>
   );
 }
@@ -109,6 +110,8 @@ describe('a server-rendered page with a journal entry to resume', () => {
       expect(statuses.slice(0, hydrating)).toEqual(strict ? ['idle', 'idle'] : ['idle']);
       expect(statuses.slice(hydrating)).not.toContain('idle');
       expect(container.textContent).toContain('Stream status: recovering');
+      // The list, empty in the server's HTML, lists the journal's task once hydrated.
+      await waitFor(() => expect(container.textContent).toContain('render-video'));
 
       await waitFor(() => expect(container.textContent).toContain('Stream status: completed'), {
         timeout: 10_000,
