@@ -1,21 +1,47 @@
 /**
  * Polling and the browser's connectivity: TanStack Query's onlineManager pauses a query's fetches
  * while the browser is offline and resumes them when it is back; the polling of useTaskResult
- * relies on it (docs/protocol.md, "The hooks").
+ * relies on it (docs/protocol.md, "The hooks"). On fake timers: counted in simulated time.
  */
 import { onlineManager } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskResult } from '../../src/react/index.js';
 import { createHarness } from './harness.js';
 
 let harness: ReturnType<typeof createHarness>;
+beforeEach(() => {
+  // Timers and the clock only: setImmediate stays real, so the service's answers come through.
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
 afterEach(async () => {
+  vi.useRealTimers();
   onlineManager.setOnline(true);
   await harness.close();
 });
 
 const gets = () => harness.count(/^GET .*\/result$/);
+
+/** Advances the simulated clock by `ms`, letting answers and renders through. */
+async function step(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  });
+}
+
+/** Steps 10 ms at a time until `done`; the simulated time it took. */
+async function until(done: () => boolean, limitMs = 10_000): Promise<number> {
+  let waited = 0;
+  while (!done()) {
+    if (waited >= limitMs) throw new Error(`not within ${String(limitMs)} ms of simulated time`);
+    await step(10);
+    waited += 10;
+  }
+  return waited;
+}
 
 describe('useTaskResult offline', () => {
   it('polls nothing while the browser is offline, and at once when it is back', async () => {
@@ -25,16 +51,15 @@ describe('useTaskResult offline', () => {
       () => useTaskResult('render-video', id, { polling: { minIntervalMs: 20 } }),
       { wrapper: harness.wrapper },
     );
-    await waitFor(() => expect(result.current.data?.status).toBe('IN_PROGRESS'));
+    await until(() => result.current.data?.status === 'IN_PROGRESS');
     act(() => onlineManager.setOnline(false));
     const before = gets();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await step(2500);
     // A poll already in flight when the browser went offline may still land; no new one starts.
     expect(gets() - before).toBeLessThanOrEqual(1);
     const offline = gets();
-    const backAt = Date.now();
     act(() => onlineManager.setOnline(true));
-    await waitFor(() => expect(gets()).toBeGreaterThan(offline));
-    expect(Date.now() - backAt).toBeLessThan(500);
+    const took = await until(() => gets() > offline);
+    expect(took).toBeLessThan(500);
   });
 });

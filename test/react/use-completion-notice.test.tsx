@@ -2,14 +2,18 @@
  * useCompletionNotice against the real reference service (in-process): a journal task that ends
  * while the page is hidden is noticed once, by a system notification when the permission is
  * granted, else by a count before the document title; the journal's running tasks are polled while
- * hidden. jsdom has no Notification API, so a fake one records what it was given.
+ * hidden. jsdom has no Notification API, so a fake one records what it was given. On fake timers:
+ * the service's clock and the polls advance in simulated time, never in wall-clock windows.
  */
-import { act, renderHook, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, render, renderHook, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createTaskJournal,
   requestNotificationPermission,
+  TaskwireProvider,
   useCompletionNotice,
+  useTaskList,
   type TaskJournal,
 } from '../../src/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
@@ -42,12 +46,17 @@ function setVisibility(state: 'hidden' | 'visible') {
 
 const originalTitle = 'My app';
 beforeEach(() => {
+  // Timers and the clock only: setImmediate stays real, so the service's answers come through.
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
   shown.length = 0;
   permission = 'default';
   (globalThis as Record<string, unknown>).Notification = FakeNotification;
   document.title = originalTitle;
 });
 afterEach(async () => {
+  vi.useRealTimers();
   delete (globalThis as Record<string, unknown>).Notification;
   // Back to jsdom's own getter ('visible').
   delete (document as unknown as Record<string, unknown>).visibilityState;
@@ -69,7 +78,26 @@ function setup(options: { journal?: boolean; retryAfter?: boolean } = {}) {
 }
 
 const fast = { minIntervalMs: 20, maxIntervalMs: 40 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Advances the simulated clock by `ms`, letting answers and renders through. */
+async function step(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  });
+}
+
+/** Steps 10 ms of simulated time at a time until `assertion` holds, for at most `limitMs`. */
+async function until(assertion: () => unknown, limitMs = 10_000): Promise<void> {
+  for (let waited = 0; ; waited += 10) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (waited >= limitMs) throw error;
+    }
+    await step(10);
+  }
+}
 const statusOf = (journal: TaskJournal | undefined, scope: string, id: string) =>
   journal?.entries(scope).find((entry) => entry.id === id)?.status;
 
@@ -82,21 +110,19 @@ describe('useCompletionNotice', () => {
     const first = renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
     // A second hook mounted at once notices the same task, and must not show it twice.
     const second = renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
-    await waitFor(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'), {
-      timeout: 5000,
-    });
-    await waitFor(() => expect(shown).toHaveLength(1));
+    await until(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'));
+    await until(() => expect(shown).toHaveLength(1));
     expect(shown[0]).toEqual({
       title: 'render-video finished',
       options: { body: 'The task is done.', tag: id },
     });
     expect(document.title).toBe(originalTitle);
 
-    await sleep(150);
+    await step(150);
     first.unmount();
     second.unmount();
     renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
-    await sleep(150);
+    await step(150);
     expect(shown).toHaveLength(1);
   });
 
@@ -106,10 +132,8 @@ describe('useCompletionNotice', () => {
     const id = await start('failing-task', {});
     setVisibility('hidden');
     renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
-    await waitFor(() => expect(statusOf(journal, client.scope, id)).toBe('FAILED'), {
-      timeout: 5000,
-    });
-    await waitFor(() => expect(shown.map(({ title }) => title)).toEqual(['failing-task failed']));
+    await until(() => expect(statusOf(journal, client.scope, id)).toBe('FAILED'));
+    await until(() => expect(shown.map(({ title }) => title)).toEqual(['failing-task failed']));
   });
 
   it('counts tasks in the title without the permission, and restores it when visible', async () => {
@@ -118,7 +142,7 @@ describe('useCompletionNotice', () => {
     await start('failing-task', {});
     setVisibility('hidden');
     renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
-    await waitFor(() => expect(document.title).toBe(`(2) ${originalTitle}`), { timeout: 5000 });
+    await until(() => expect(document.title).toBe(`(2) ${originalTitle}`));
     expect(shown).toEqual([]);
     setVisibility('visible');
     expect(document.title).toBe(originalTitle);
@@ -129,12 +153,10 @@ describe('useCompletionNotice', () => {
     const { wrapper, start, journal, client } = setup();
     const id = await start('render-video', { frames: 4, frameMs: 100 });
     renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
-    await waitFor(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'), {
-      timeout: 5000,
-    });
+    await until(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'));
     // Hidden afterwards: the task had ended already, no news.
     setVisibility('hidden');
-    await sleep(100);
+    await step(100);
     expect(shown).toEqual([]);
     expect(document.title).toBe(originalTitle);
   });
@@ -145,11 +167,11 @@ describe('useCompletionNotice', () => {
     const id = await start('render-video', { frames: 4, frameMs: 100 });
     setVisibility('hidden');
     renderHook(() => useCompletionNotice({ enabled: false, polling: fast }), { wrapper });
-    await sleep(300);
+    await step(300);
     expect(gets).toEqual([]);
     // Ended by another means (here the journal directly): still nothing.
     act(() => journal?.update(client.scope, id, { status: 'COMPLETED' }));
-    await sleep(50);
+    await step(50);
     expect(shown).toEqual([]);
     expect(document.title).toBe(originalTitle);
   });
@@ -160,7 +182,7 @@ describe('useCompletionNotice', () => {
     await start('render-video', { frames: 4, frameMs: 100 });
     setVisibility('hidden');
     renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
-    await sleep(200);
+    await step(200);
     expect(gets).toEqual([]);
     expect(shown).toEqual([]);
   });
@@ -170,15 +192,53 @@ describe('useCompletionNotice', () => {
     await start('slow-report', { seconds: 600 });
     const polling = { minIntervalMs: 20, maxIntervalMs: 60 };
     renderHook(() => useCompletionNotice({ polling }), { wrapper });
-    await waitFor(() => expect(gets.length).toBeGreaterThan(0));
+    await until(() => expect(gets.length).toBeGreaterThan(0));
     setVisibility('hidden');
-    await sleep(100);
+    await step(100);
     const before = gets.length;
-    await sleep(600);
+    await step(600);
     const polled = gets.length - before;
     // Every 60 ms (the ceiling), give or take a timer: neither stopped nor at the 20 ms floor.
     expect(polled).toBeGreaterThanOrEqual(4);
     expect(polled).toBeLessThanOrEqual(14);
+  });
+});
+
+describe('useCompletionNotice across a log-out and log-in', () => {
+  it('never tells the new user of the previous user’s task', async () => {
+    permission = 'granted';
+    const service = journalPageService(0.05);
+    const journal = createTaskJournal({ storage: 'memory' });
+    const alice = openJournalPage(service, { journal, scope: 'user-alice' });
+    const bob = openJournalPage(service, { journal, scope: 'user-bob' });
+    const aliceTask = await alice.start('render-video', { frames: 40, frameMs: 1000 });
+    function Page() {
+      useCompletionNotice({ polling: fast });
+      const items = useTaskList({ polling: fast });
+      return <p data-testid="page">{items.map((item) => item.entry?.id ?? '').join()}</p>;
+    }
+    const tree = (client: typeof alice.client) => (
+      <QueryClientProvider client={alice.queryClient}>
+        <TaskwireProvider client={client} journal={journal}>
+          <Page />
+        </TaskwireProvider>
+      </QueryClientProvider>
+    );
+    const view = render(tree(alice.client));
+    await until(() => expect(screen.getByTestId('page')).toHaveTextContent(aliceTask));
+    await step(50);
+    // Still running when Alice leaves: seen running, so its end would be news to her.
+    expect((await alice.client.getResult('render-video', aliceTask)).status).toBe('IN_PROGRESS');
+    // Alice signs out and Bob in, in the same tab; then the page is hidden while her task ends.
+    view.rerender(tree(bob.client));
+    setVisibility('hidden');
+    await step(3000);
+    expect(await alice.client.getResult('render-video', aliceTask)).toMatchObject({
+      status: 'COMPLETED',
+    });
+    expect(screen.getByTestId('page')).toHaveTextContent(/^$/);
+    expect(shown).toEqual([]);
+    expect(document.title).toBe(originalTitle);
   });
 });
 

@@ -1,12 +1,12 @@
 /**
  * useTaskList against the real reference service (in-process): the journal's tasks of this client's
  * scope with their records, filtered by task and activity, polled while they run with the policy
- * (and the query) of useTaskResult, never again once terminal.
+ * (and the query) of useTaskResult, never again once terminal. On fake timers: polls are counted
+ * in simulated time, never in wall-clock windows.
  */
-import { render, renderHook, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { render, renderHook, screen } from '@testing-library/react';
 import { act } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createTaskJournal,
   TaskList,
@@ -21,7 +21,16 @@ import { withFaults } from '../../src/testing/index.js';
 import { mapStorage } from '../support/map-storage.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 
-afterEach(closeJournalPages);
+beforeEach(() => {
+  // Timers and the clock only: setImmediate stays real, so the service's answers come through.
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await closeJournalPages();
+});
 
 function setup(options: { journal?: boolean; timeScale?: number } = {}) {
   const service = journalPageService(options.timeScale ?? 0.05);
@@ -31,8 +40,7 @@ function setup(options: { journal?: boolean; timeScale?: number } = {}) {
     journal: options.journal === false ? undefined : createTaskJournal({ storage: 'memory' }),
     onRequest: (request) => {
       const { pathname } = new URL(request.url);
-      if (request.method === 'GET')
-        polls.push([performance.now(), pathname.split('/').at(-2) ?? '']);
+      if (request.method === 'GET') polls.push([Date.now(), pathname.split('/').at(-2) ?? '']);
     },
   });
   let clock = Date.now() - 60_000;
@@ -44,7 +52,26 @@ function setup(options: { journal?: boolean; timeScale?: number } = {}) {
 }
 
 const fast = { minIntervalMs: 20 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Advances the simulated clock by `ms`, letting answers and renders through. */
+async function sleep(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  });
+}
+
+/** Steps 10 ms of simulated time at a time until `assertion` holds, for at most `limitMs`. */
+async function waitFor(assertion: () => unknown, limitMs = 10_000): Promise<void> {
+  for (let waited = 0; ; waited += 10) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (waited >= limitMs) throw error;
+    }
+    await sleep(10);
+  }
+}
 
 describe('useTaskList', () => {
   it('is an empty list without a journal, and asks nothing', async () => {
@@ -109,9 +136,7 @@ describe('useTaskList', () => {
     const { wrapper, start, pollsOf } = setup();
     const id = await start('render-video', { frames: 6, frameMs: 100 });
     const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
-    await waitFor(() => expect(result.current[0]?.entry?.status).toBe('COMPLETED'), {
-      timeout: 8000,
-    });
+    await waitFor(() => expect(result.current[0]?.entry?.status).toBe('COMPLETED'), 8000);
     expect(result.current[0]?.record?.progress.percent).toBe(100);
     expect(result.current[0]?.record?.usage?.credits).toBe(3);
     const atEnd = pollsOf(id);
@@ -181,9 +206,7 @@ describe('useTaskList', () => {
     await act(() =>
       result.current.submit.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } }),
     );
-    await waitFor(() => expect(result.current.list[0]?.entry?.status).toBe('COMPLETED'), {
-      timeout: 5000,
-    });
+    await waitFor(() => expect(result.current.list[0]?.entry?.status).toBe('COMPLETED'), 5000);
     const id = result.current.list[0]?.entry?.id ?? '';
     expect(result.current.list[0]?.entry).toMatchObject({ key: 'translation', mode: 'submit' });
 
@@ -214,7 +237,8 @@ describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
     await sleep(200);
     expect(pollsOf('gone-task')).toBe(asked);
     render(<TaskList />, { wrapper });
-    const line = await screen.findByText('No longer at the service');
+    await waitFor(() => screen.getByText('No longer at the service'));
+    const line = screen.getByText('No longer at the service');
     expect(line.closest('li')).toHaveAttribute('data-state', 'error');
     expect(line.closest('li')).not.toHaveTextContent('Queued');
   });
@@ -230,9 +254,10 @@ describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
     const { result } = renderHook(() => useTaskList(), { wrapper });
     expect(result.current).toEqual([{ start: expect.objectContaining({ key: 'render' }) }]);
     render(<TaskList />, { wrapper });
-    const line = await screen.findByText('Outcome unknown');
+    await waitFor(() => screen.getByText('Outcome unknown'));
+    const line = screen.getByText('Outcome unknown');
     expect(line.closest('li')).toHaveAttribute('data-state', 'unknown');
-    await userEvent.click(screen.getByRole('button', { name: /^Dismiss render-video/ }));
+    act(() => screen.getByRole('button', { name: /^Dismiss render-video/ }).click());
     expect(journal?.starts(client.scope)).toEqual([]);
     expect(screen.queryByText('Outcome unknown')).toBeNull();
   });
