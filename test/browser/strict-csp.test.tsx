@@ -34,8 +34,11 @@ async function openStrictPage(html: string): Promise<StrictPage> {
     <meta http-equiv="Content-Security-Policy" content="style-src 'self'" />
     <script>
       window.violations = [];
-      document.addEventListener('securitypolicyviolation', (event) => {
-        window.violations.push(event.effectiveDirective + ': ' + event.sample);
+      window.probeRefused = new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          window.violations.push(event.effectiveDirective + ': ' + event.sample);
+          if (event.target.id === 'probe') resolve();
+        });
       });
     </script>
     <link rel="stylesheet" href="${stylesheetUrl}" />
@@ -49,11 +52,13 @@ async function openStrictPage(html: string): Promise<StrictPage> {
   document.body.append(frame);
   frames.push(frame);
   await loaded;
-  const frameWindow = frame.contentWindow as (Window & { violations: string[] }) | null;
+  const frameWindow = frame.contentWindow as
+    (Window & { violations: string[]; probeRefused: Promise<void> }) | null;
   const frameDocument = frame.contentDocument;
   if (!frameWindow || !frameDocument) throw new Error('the page did not load');
-  // Violations are reported in a task of their own after the element that caused them.
-  await new Promise((resolve) => frameWindow.setTimeout(resolve, 50));
+  // Violations are reported in tasks of their own, in document order: once the probe's (the last
+  // element) has come, any refusal of the components' HTML has come before it.
+  await frameWindow.probeRefused;
   return { document: frameDocument, violations: () => [...frameWindow.violations] };
 }
 

@@ -1,25 +1,56 @@
-import { act, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useExecuteTask, useTaskResult } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 
-afterEach(closeHookTestServices);
+// On the fake clock: the service's task sleeps and Execute limit, and the hooks' polling, move only
+// when the test moves them, so each test says what happened by which simulated instant.
+beforeEach(() => {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
+afterEach(async () => {
+  await closeHookTestServices();
+  vi.useRealTimers();
+});
+
+/** Moves the fake clock by `ms`, letting React commit what it set off. */
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+/**
+ * Moves the fake clock in `stepMs` steps until `done()` and returns the simulated time that took;
+ * fails once `maxMs` have passed without it.
+ */
+async function advanceUntil(done: () => boolean, what: string, stepMs: number, maxMs: number) {
+  let elapsed = 0;
+  while (!done()) {
+    if (elapsed >= maxMs) throw new Error(`${what} did not happen within ${maxMs} simulated ms`);
+    await advance(stepMs);
+    elapsed += stepMs;
+  }
+  return elapsed;
+}
 
 describe('useExecuteTask', () => {
   it('returns the outcome of a task', async () => {
     const { options } = hookTestService();
     const { result } = renderHookWithTaskwire(() => useExecuteTask('echo'), options);
     act(() => result.current.mutate({ params: { message: 'now' } }));
-    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    await advanceUntil(() => result.current.isSuccess, 'the answer', 10, 1000);
     expect(result.current.data).toMatchObject({ status: 'COMPLETED', result: { echo: 'now' } });
   });
 
   it('reports a failed task as data, not as an error', async () => {
-    const { options } = hookTestService();
+    // At its nominal length: failing-task fails after 100 ms.
+    const { options } = hookTestService({ timeScale: 1 });
     const { result } = renderHookWithTaskwire(() => useExecuteTask('failing-task'), options);
     act(() => result.current.mutate({ params: {} }));
-    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    // Not before the task has run its 100 ms.
+    expect(
+      await advanceUntil(() => result.current.isSuccess, 'the answer', 10, 1000),
+    ).toBeGreaterThanOrEqual(100);
     expect(result.current.data?.status).toBe('FAILED');
     expect(result.current.data?.result).toMatchObject({
       status: 'error',
@@ -28,14 +59,14 @@ describe('useExecuteTask', () => {
   });
 
   it('surfaces the time limit as a timeout with the task id, which useTaskResult can follow', async () => {
-    const { options, count } = hookTestService({
-      timeScale: 0.001,
-      limits: { executeTimeoutMs: 30 },
-    });
+    // At nominal length and the default limit: slow-report runs 60 s, Execute waits 20 s.
+    const { options, count } = hookTestService({ timeScale: 1 });
     const view = renderHookWithTaskwire(() => useExecuteTask('slow-report'), options);
     const { result } = view;
     act(() => result.current.mutate({ params: { seconds: 60 } }));
-    await waitFor(() => expect(result.current.isError).toBe(true));
+    // At the 20 s limit, long before the task's 60 s end.
+    const waited = await advanceUntil(() => result.current.isError, 'the timeout', 100, 30_000);
+    expect(waited).toBeGreaterThanOrEqual(20_000);
     expect(result.current.error).toMatchObject({
       code: 'timeout',
       status: 504,
@@ -49,8 +80,13 @@ describe('useExecuteTask', () => {
       () => useTaskResult('slow-report', taskId, { polling: { minIntervalMs: 10 } }),
       { ...options, client: view.client, queryClient: view.queryClient },
     );
-    await waitFor(() => expect(follow.result.current.data?.status).toBe('COMPLETED'), {
-      timeout: 5000,
-    });
+    // The task's other 40 s, followed by polls to its end.
+    await advanceUntil(
+      () => follow.result.current.data?.status === 'COMPLETED',
+      'the completed record',
+      1000,
+      60_000,
+    );
+    expect(follow.result.current.data?.status).toBe('COMPLETED');
   });
 });
