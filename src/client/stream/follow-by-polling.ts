@@ -157,11 +157,23 @@ export function createRecordEvents() {
 }
 
 /**
+ * Whether a Submit may have started a task whose answer never came: a connection that broke after
+ * the request went out, or the client's own deadline (docs/protocol.md, "The client").
+ */
+function isLostAnswer(error: unknown): boolean {
+  if (!TaskwireError.isInstance(error)) return false;
+  return (
+    error.code === 'timeout' || (error.code === 'network' && error.reason !== 'CONNECT_FAILED')
+  );
+}
+
+/**
  * Starts a task with Submit and follows it with Get Result, yielding the events its stream would
- * have sent, the final one last. A retryable failure is tried again (Submit with the same
- * idempotency key) after a backoff, until nothing has been read for `idleTimeoutMs`: then the
- * follow ends as a broken stream does, with `network` and the task id, or with Submit's own error
- * when no task id came. Any other failure ends it at once.
+ * have sent, the final one last. A Submit whose answer was lost is sent again with the same
+ * idempotency key, and a Get Result that failed in a way that may heal (`retryable`) is read again,
+ * each after a backoff, until nothing has been read for `idleTimeoutMs`: then the follow ends as a
+ * broken stream does, with `network` and the task id, or with Submit's own error when no task id
+ * came. Any other failure ends it at once.
  */
 export async function* followByPolling(
   setup: FollowSetup,
@@ -193,6 +205,9 @@ export async function* followByPolling(
     try {
       taskId = (await setup.submit(idempotencyKey, signal)).id;
     } catch (error) {
+      // Only a lost answer is asked again (the key makes it the same task); any other refusal ends
+      // the follow at once, as it would end a stream's POST (nothing was sent, or nothing started).
+      if (!isLostAnswer(error)) throw error;
       await backOff(error);
     }
   }

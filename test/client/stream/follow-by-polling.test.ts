@@ -96,6 +96,22 @@ describe('following a task by polling', () => {
     expect(new Set(submits.map((request) => JSON.stringify(request.answer?.body))).size).toBe(1);
   });
 
+  it('ends at once when Submit is refused, as a stream whose POST is refused does', async () => {
+    vi.useFakeTimers();
+    const harness = createInMemoryService(
+      [scriptTask('busy', [{ complete: null }])],
+      [{ endpoint: 'submit', status: 503, reason: 'INTERNAL' }],
+    );
+    const { error, taskIds } = await settleOnFakeClock(
+      followAll(harness, 'busy'),
+      harness,
+      'the refused follow',
+    );
+    expect(error).toMatchObject({ code: 'http', status: 503 });
+    expect(taskIds).toEqual([]);
+    expect(harness.count('submit')).toBe(1);
+  });
+
   it('never polls closer than the floor, and waits out failures with a backoff', async () => {
     vi.useFakeTimers();
     const harness = createInMemoryService(
