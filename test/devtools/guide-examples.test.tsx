@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-describe('the devtools guide (stories/docs/devtools.mdx)', () => {
+describe('the devtools guide (docs/devtools.md)', () => {
   it('logs requests and errors and counts them, with no token in any line', async () => {
     const service = createReferenceService({ timeScale: 0.01 });
     closers.push(() => service.close());

@@ -1,8 +1,9 @@
 /**
  * Reading the links and headings of a Markdown page as GitHub and npm show it, shared by the docs
- * tests and the consumer test's check of the unpacked package (test/consumer/check-package-links.mjs
+ * tests and the consumer test's check of the unpacked package (test/consumer/check-package-files.mjs
  * has its own copy in plain JavaScript, since it runs without a TypeScript loader).
  */
+import { readFileSync } from 'node:fs';
 
 /** The anchors of `markdown`'s headings as GitHub makes them (lower case, punctuation dropped, `-1` after repeats). */
 export function headingAnchorsOf(markdown: string): Set<string> {
@@ -34,16 +35,19 @@ export function relativeLinksOf(markdown: string): { target: string; anchor?: st
   });
 }
 
-const entryOfSource: Readonly<Record<string, string>> = {
-  'src/index.js': 'taskwire',
-  'src/client/index.js': 'taskwire/client',
-  'src/reference/index.js': 'taskwire/reference',
-  'src/reference/node/index.js': 'taskwire/reference/node',
-  'src/testing/index.js': 'taskwire/testing',
-  'src/check/index.js': 'taskwire/check',
-  'src/devtools/index.js': 'taskwire/devtools',
-  'src/locales/de.js': 'taskwire/locales/de',
-};
+/** Each entry of package.json's `exports` by the source its build comes from: `src/client/index.js` → `taskwire/client`. */
+const entryOfSource: ReadonlyMap<string, string> = (() => {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  ) as { name: string; exports: Record<string, string | { import?: string }> };
+  return new Map(
+    Object.entries(manifest.exports).flatMap(([key, value]) => {
+      const built = typeof value === 'string' ? value : value.import;
+      if (built === undefined || !built.startsWith('./dist/') || !built.endsWith('.js')) return [];
+      return [[built.replace(/^\.\/dist\//, 'src/'), manifest.name + key.slice(1)]];
+    }),
+  );
+})();
 
 /**
  * A test file as a guide shows it: its imports of this repository's sources named as an app names
@@ -53,7 +57,7 @@ export function asPackageSource(source: string): string {
   return source
     .replace(/^\/\/ The imports name the sources.*\n/m, '')
     .replace(/(['"])(?:\.\.\/)+(src\/[^'"]+)\1/g, (match, quote: string, file: string) => {
-      const entry = entryOfSource[file];
+      const entry = entryOfSource.get(file);
       return entry === undefined ? match : `${quote}${entry}${quote}`;
     });
 }

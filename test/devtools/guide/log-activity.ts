@@ -1,6 +1,6 @@
 // The guide's example of hooking logging and metrics on `client.subscribe`
 // The imports name the sources; the guide shows them as the package's entries.
-// (stories/docs/devtools.mdx; docs/protocol.md, "The activity feed").
+// (docs/devtools.md; docs/protocol.md, "The activity feed").
 import type { TaskClient, TaskwireActivity } from '../../../src/client/index.js';
 
 /** Where the example sends its figures: any metrics library has something like it. */

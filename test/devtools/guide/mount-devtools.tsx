@@ -1,4 +1,4 @@
-// The guide's example of mounting the devtools (stories/docs/devtools.mdx).
+// The guide's example of mounting the devtools (docs/devtools.md).
 // The imports name the sources; the guide shows them as the package's entries.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';

@@ -1,5 +1,5 @@
 /**
- * "Testing your components" (stories/docs/testing-your-components.mdx): the app's screen tested only
+ * "Testing your components" (docs/testing-your-components.md): the app's screen tested only
  * through `taskwire/testing`, as a user of the package would: the real hooks, the real client and
  * the reference service in-process, the network's trouble put in by `withFaults` and what reached
  * the service read from `recordRequests`. No mock of anything. Runs in jsdom and in Chromium.

@@ -1,5 +1,5 @@
 /**
- * The screen of "Testing your components" (stories/docs/testing-your-components.mdx): an app's
+ * The screen of "Testing your components" (docs/testing-your-components.md): an app's
  * own components, written as an app writes them, with nothing in them for tests. `RenderPanel`
  * streams a video render and shows its progress and result; `ImagesOrder` prices an order with
  * Options, then submits it and follows it.
