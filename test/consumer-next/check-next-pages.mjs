@@ -9,7 +9,10 @@ import { PAGE, SESSION, STREAM_COUNT } from './next-app.mjs';
 
 /** The bar's percentage at which the page is reloaded: well inside the render. */
 const RELOAD_AT_PERCENT = 20;
-/** How soon a price quote must answer while the renders run (issue 21). */
+/**
+ * How soon a price quote must answer while the renders run: the stream budget leaves the browser's
+ * other connections free (docs/protocol.md, "The stream budget").
+ */
 const QUOTE_WITHIN_MS = 2_000;
 
 /**
@@ -18,7 +21,9 @@ const QUOTE_WITHIN_MS = 2_000;
  */
 function noteStreamStatuses() {
   const seen = [];
+  const barTexts = [];
   window.taskwireStatuses = seen;
+  window.taskwireBarTexts = barTexts;
   let hydrated = false;
   // Records in the order the page made them: hydration is seen before or after a status change.
   new MutationObserver((records) => {
@@ -26,18 +31,22 @@ function noteStreamStatuses() {
       if (record.attributeName === 'data-hydrated') {
         if (!hydrated) seen.push('[hydrated]');
         hydrated = true;
-      } else {
-        const text = document.getElementById('stream-status')?.textContent ?? null;
-        if (text !== null && seen.filter((word) => word !== '[hydrated]').at(-1) !== text)
-          seen.push(text);
+        continue;
       }
+      const text = document.getElementById('stream-status')?.textContent ?? null;
+      if (text !== null && seen.filter((word) => word !== '[hydrated]').at(-1) !== text)
+        seen.push(text);
+      const barText = document
+        .querySelector('[role="progressbar"]')
+        ?.getAttribute('aria-valuetext');
+      if (barText && barTexts.at(-1) !== barText) barTexts.push(barText);
     }
   }).observe(document, {
     subtree: true,
     childList: true,
     characterData: true,
     attributes: true,
-    attributeFilter: ['data-hydrated'],
+    attributeFilter: ['data-hydrated', 'aria-valuetext'],
   });
 }
 
@@ -128,6 +137,7 @@ async function reloadMidRun({ browser, url, base, expect }) {
     ended = error.message;
   }
   const statuses = await page.evaluate(() => window.taskwireStatuses);
+  const barTexts = await page.evaluate(() => window.taskwireBarTexts);
   const afterHydration = statuses.slice(statuses.indexOf('[hydrated]') + 1);
   const firstAfterHydration = afterHydration.find((status) => status !== 'idle');
   expect(ended === 'Completed', `After the reload: ${ended}`);
@@ -147,12 +157,18 @@ async function reloadMidRun({ browser, url, base, expect }) {
     statuses.at(-1) === 'completed',
     `After the reload the stream said ${statuses.join(' → ')}: it did not end completed.`,
   );
+  // Recovering is not reconnecting while every read of the task answers (docs/server-rendering.md,
+  // "A reload mid-run on a server-rendered page").
+  expect(
+    !barTexts.some((text) => text.startsWith('Reconnecting')),
+    `After the reload the bar said ${barTexts.join(' → ')}: reconnecting while every read answered.`,
+  );
   const posts = requests.filter((request) => startsRender(request, base));
   expect(
     posts.length === 1,
     `The page started render-video ${posts.length} times over the reload.`,
   );
-  return { context, page, requests, percentBefore, statuses, posts };
+  return { context, page, requests, percentBefore, statuses, barTexts, posts };
 }
 
 /**
@@ -164,7 +180,10 @@ export async function checkReloadMidRun({ browser, url, base }) {
   const seen = await reloadMidRun({ browser, url, base, expect: checks.expect });
   await seen.context.close();
   checks.throwAll();
-  return `reloaded at ${seen.percentBefore}%; the stream said ${seen.statuses.join(' → ')}; one POST`;
+  return (
+    `reloaded at ${seen.percentBefore}%; the stream said ${seen.statuses.join(' → ')}, its bar ` +
+    `${seen.barTexts.join(' → ')}; one POST`
+  );
 }
 
 /**

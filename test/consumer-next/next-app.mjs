@@ -161,7 +161,7 @@ export function RenderPanel({ resumeKey }: { resumeKey: string }) {
       <p id="stream-status">{stream.status}</p>
       <TaskProgress
         label="${PAGE.renderProgress}"
-        status={streamDisplayStatus(stream.status)}
+        status={streamDisplayStatus(stream)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
       />
@@ -191,7 +191,7 @@ function StreamRow({ index, run }: { index: number; run: number }) {
     <li>
       <TaskProgress
         label={\`Render \${index + 1}\`}
-        status={streamDisplayStatus(stream.status)}
+        status={streamDisplayStatus(stream)}
         percent={stream.progress?.percent ?? null}
       />
       {stream.error && <p role="alert">{stream.error.message}</p>}
