@@ -13,8 +13,9 @@ import { timeLeftMessages } from './time-left-messages.js';
 
 /**
  * What a {@link TaskProgress} shows, mirrored in its `data-state`: `indeterminate` is a running task
- * that has not reported a percentage yet; `reconnecting` a task whose stream broke, kept at its last
- * percentage while its outcome is read again.
+ * that has not reported a percentage yet; `reconnecting` a task whose stream broke and whose record
+ * cannot be read just now either, kept at its last percentage while the reads are tried again (a
+ * recovering stream whose reads answer is `running`: see `streamDisplayStatus`).
  */
 export type TaskProgressState =
   'idle' | 'queued' | 'running' | 'indeterminate' | 'reconnecting' | 'completed' | 'failed';
