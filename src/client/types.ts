@@ -97,7 +97,7 @@ export interface GetResultOptions extends RequestOptions {
 
 /** Options of {@link TaskClient.submit}. */
 export interface SubmitOptions extends RequestOptions {
-  /** Sent as `Idempotency-Key`. Defaults to a fresh `crypto.randomUUID()` per call. */
+  /** Sent as `Idempotency-Key`. Defaults to a fresh random UUID per call (from `crypto.getRandomValues`, so plain-http origins work too). */
   idempotencyKey?: string;
   /** Asks for a notification on completion (docs/protocol.md, "Notifications"). */
   notification?: NotificationRequest;
