@@ -15,6 +15,9 @@ export {
   type TaskJournalEntry,
   type TaskJournalMode,
   type TaskJournalOptions,
+  type TaskJournalStart,
   type TaskJournalStorage,
+  type TaskJournalSubmitBody,
 } from './state/task-journal.js';
 export type { ReadSharedRecord, SharedPollContext } from './state/tab-poll-sharing.js';
+export type { SharedPollClient } from './state/check-shared-record.js';

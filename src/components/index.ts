@@ -48,6 +48,7 @@ export type {
 
 export { TaskListView } from './task-list/task-list-view.js';
 export type {
+  TaskListItemState,
   TaskListViewItem,
   TaskListViewProps,
   TaskListViewState,

@@ -9,6 +9,8 @@ export { useJournalEntry, useTaskJournal, type UseTaskJournalResult } from './us
 export {
   useTaskList,
   type TaskListItem,
+  type TaskListStartItem,
+  type TaskListTaskItem,
   type UseTaskListOptions,
   type UseTaskListResult,
 } from './use-task-list.js';

@@ -60,10 +60,18 @@ afterEach(async () => {
 
 describe('TaskListView in Chromium', () => {
   it('passes every axe rule in the light and the dark theme, listed and empty', async () => {
+    // A task whose reads failed for good, and a start whose outcome is unknown, beside the others.
+    const problems: TaskListViewItem[] = [
+      { start: { key: 'render', task: 'render-video', startedAt } },
+      {
+        entry: { id: 'g', task: 'echo', status: 'ACCEPTED', startedAt },
+        error: { status: 404 },
+      },
+    ];
     for (const theme of ['light', 'dark']) {
       const { container, unmount } = render(
         <div data-theme={theme}>
-          <TaskListView items={items} onDismiss={() => {}} />
+          <TaskListView items={[...problems, ...items]} onDismiss={() => {}} />
           <TaskListView onDismiss={() => {}} />
         </div>,
       );

@@ -169,4 +169,45 @@ describe('TaskListView', () => {
     expect(ref.current).toBe(screen.getByTestId('tasks'));
     expect(ref.current).toHaveClass('taskwire-task-list', 'mine');
   });
+
+  it('shows a task whose reads failed for good by the error, not by its last status', () => {
+    render(
+      <TaskListView
+        items={[
+          {
+            entry: { id: 't-gone', task: 'render-video', status: 'ACCEPTED', startedAt },
+            error: { status: 404 },
+          },
+          {
+            entry: { id: 't-denied', task: 'echo', status: 'IN_PROGRESS', startedAt },
+            record: { status: 'IN_PROGRESS', progress: progress(45) },
+            error: { status: 401 },
+          },
+        ]}
+      />,
+    );
+    const [gone, denied] = screen.getAllByRole('listitem');
+    expect(gone).toHaveAttribute('data-state', 'error');
+    expect(gone).toHaveTextContent('No longer at the service');
+    expect(gone).not.toHaveTextContent('Queued');
+    expect(denied).toHaveTextContent('Not signed in to read it');
+    expect(denied).not.toHaveTextContent('45%');
+  });
+
+  it('shows a start whose outcome is unknown, and dismisses it by its key', async () => {
+    const onDismiss = vi.fn();
+    const { container } = render(
+      <TaskListView
+        items={[{ start: { key: 'render', task: 'render-video', startedAt } }, ...items]}
+        onDismiss={onDismiss}
+      />,
+    );
+    const [unknown] = screen.getAllByRole('listitem');
+    expect(unknown).toHaveAttribute('data-state', 'unknown');
+    expect(unknown).toHaveTextContent('render-video');
+    expect(unknown).toHaveTextContent('Outcome unknown');
+    await userEvent.click(within(unknown as HTMLElement).getByRole('button'));
+    expect(onDismiss).toHaveBeenCalledWith('start:render');
+    await expectNoAxeViolations(container);
+  });
 });
