@@ -295,6 +295,65 @@ describe('createNodeHandler', () => {
     await resumed;
   });
 
+  it('answers a handler that throws with 500 INTERNAL and no stack', async () => {
+    const failure = new Error('secret detail at /srv/app/service.ts:42');
+    const { port, errors } = await listen(() => {
+      throw failure;
+    });
+
+    const response = await fetch(`http://127.0.0.1:${port}/workflows/echo/execute`, {
+      method: 'POST',
+      body: '{}',
+    });
+    const text = await response.text();
+
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(text)).toEqual({
+      status: 'error',
+      statusCode: 500,
+      reason: 'INTERNAL',
+      message: 'The service failed to answer this request.',
+    });
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('service.ts');
+    expect(errors).toEqual([failure]);
+  });
+
+  it('answers a handler that returns something other than a Response with 500 INTERNAL', async () => {
+    const { port, errors } = await listen(() => ({ status: 200 }) as unknown as Response);
+
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { reason: string }).reason).toBe('INTERNAL');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('cuts the connection when the response body errors after the headers went out', async () => {
+    const { port, errors } = await listen(() => {
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) {
+            controller.error(new Error('broken stream'));
+            return;
+          }
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    // Breaking a stream off is how a handler drops a client; it is not a failure to report.
+    expect(errors).toEqual([]);
+  });
+
   it('cuts the connection at once when the body errors while the client does not read', async () => {
     let failBody: (() => void) | undefined;
     const { server, port } = await listen(() => {
