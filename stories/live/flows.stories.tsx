@@ -156,7 +156,7 @@ function RenderVideoStream({ stream, onStart }: { stream: StreamProgress; onStar
         <button type="button" className="taskwire-button" disabled={busy} onClick={onStart}>
           Stream render-video
         </button>
-        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+        <TaskStatusBadge status={streamDisplayStatus(stream)} />
         <p className="live-note">Stream status: {stream.status}</p>
       </div>
       <TaskProgress label="Render video" {...streamProgressPropsOf(stream)} />
@@ -431,9 +431,10 @@ function DroppedStream() {
 }
 
 /**
- * The stream's connection drops after a few chunks: the status turns `recovering`, shown as
- * reconnecting (not running: nothing is known to run while the outcome is read again), the outcome
- * comes from Get Result (polled, never a second POST), and the task ends `completed`.
+ * The stream's connection drops after a few chunks: the status turns `recovering`, still shown as
+ * running while Get Result answers (reconnecting only while those reads fail: docs/protocol.md,
+ * "The hooks"), the outcome comes from Get Result (polled, never a second POST), and the task ends
+ * `completed`.
  */
 export const DroppedStreamRecovering: Story = {
   name: 'A dropped stream recovering',
@@ -454,9 +455,9 @@ export const DroppedStreamRecovering: Story = {
     // Read in one pass of the page, since the same render shows the status and the bar.
     await waitFor(() => {
       expect(canvas.getByText('Stream status: recovering')).toBeVisible();
-      expect(bar).toHaveAttribute('data-state', 'reconnecting');
-      expect(canvas.getByText('Reconnecting', { selector: '.taskwire-badge' })).toBeVisible();
-      expect(canvas.getByText('Reconnecting…')).toBeVisible();
+      expect(bar).toHaveAttribute('data-state', 'running');
+      expect(canvas.getByText('Running', { selector: '.taskwire-badge' })).toBeVisible();
+      expect(canvas.queryByText('Reconnecting…')).toBeNull();
     }, timeFor(2000));
     await expect(
       await canvas.findByText('Stream status: completed', {}, timeFor(10_000)),

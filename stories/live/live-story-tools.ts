@@ -85,9 +85,9 @@ export type StreamProgress = Pick<TaskStreamState, 'status' | 'progress' | 'fail
 /** The TaskProgress props that come straight from a `useTaskStream` result (all but the label). */
 export function streamProgressPropsOf(stream: StreamProgress): Omit<TaskProgressProps, 'label'> {
   return {
-    status: streamDisplayStatus(stream.status),
+    status: streamDisplayStatus(stream),
     percent: stream.progress?.percent ?? null,
     estimatedSecondsLeft: stream.progress?.estimatedSecondsLeft ?? null,
-    failureMessage: stream.failure?.message ?? stream.error?.message,
+    error: stream.failure ?? stream.error,
   };
 }

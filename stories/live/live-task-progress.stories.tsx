@@ -35,7 +35,7 @@ function StreamedRenderVideo({ frames, frameMs }: RenderVideoArgs) {
         >
           Render video
         </button>
-        <TaskStatusBadge status={streamDisplayStatus(stream.status)} />
+        <TaskStatusBadge status={streamDisplayStatus(stream)} />
       </div>
       <TaskProgress label="Render video" {...streamProgressPropsOf(stream)} />
       <p className="live-note">

@@ -268,7 +268,7 @@ export function RenderPanel() {
       </button>
       <TaskProgress
         label="${PAGE.renderProgress}"
-        status={streamDisplayStatus(stream.status)}
+        status={streamDisplayStatus(stream)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
       />

@@ -35,10 +35,10 @@ function GenerateImages() {
       </CreditCostPreview>
       <TaskProgress
         label="Generate images"
-        status={streamDisplayStatus(stream.status)}
+        status={streamDisplayStatus(stream)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
-        failureMessage={stream.failure?.message ?? stream.error?.message}
+        error={stream.failure ?? stream.error}
       />
     </>
   );

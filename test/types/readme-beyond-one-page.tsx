@@ -35,10 +35,7 @@ function RenderVideo() {
   return (
     <>
       <button onClick={() => stream.start({ frames: 60 })}>Rendern</button>
-      <TaskProgress
-        status={streamDisplayStatus(stream.status)}
-        percent={stream.progress?.percent}
-      />
+      <TaskProgress status={streamDisplayStatus(stream)} percent={stream.progress?.percent} />
       <TaskList />
     </>
   );

@@ -10,10 +10,10 @@ export function RenderStream() {
       <button onClick={() => stream.start({ frames: 60 })}>Render</button>
       <TaskProgress
         label="Render video"
-        status={streamDisplayStatus(stream.status)}
+        status={streamDisplayStatus(stream)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
-        failureMessage={stream.failure?.message ?? stream.error?.message}
+        error={stream.failure ?? stream.error}
       />
       {stream.usage && <UsageBreakdown usage={stream.usage} />}
     </>

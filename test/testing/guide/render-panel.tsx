@@ -30,7 +30,7 @@ export function RenderPanel() {
       </button>
       <TaskProgress
         label="Rendering"
-        status={streamDisplayStatus(stream.status)}
+        status={streamDisplayStatus(stream)}
         percent={stream.progress?.percent ?? null}
         estimatedSecondsLeft={stream.progress?.estimatedSecondsLeft ?? null}
         error={stream.failure ?? stream.error}
