@@ -130,10 +130,10 @@ describe('error texts', () => {
     );
     expect(errorText(new TaskwireError('network', 'x'), text)).toBe(text.network);
     expect(errorText(new TaskwireError('http', 'x', { status: 404 }), text)).toBe(
-      "The service answered 404 without the protocol's error: the address the app calls may be wrong.",
+      'Unexpected answer (404): the service address may be wrong.',
     );
     expect(errorText(new TaskwireError('http', 'x', { status: 409, reason: 'MINE' }), text)).toBe(
-      'The service refused the request (status 409).',
+      'The service refused the request (409).',
     );
     expect(errorText({ reason: 'OUT_OF_MEMORY', message: 'x' }, text)).toBe(text.taskFailed);
     expect(errorText(new Error('Your order could not be priced.'), text)).toBe(

@@ -58,11 +58,10 @@ export type ErrorReasonName =
 export type ErrorMessages = Record<Exclude<ErrorCodeName, 'http'> | ErrorReasonName, string> & {
   /**
    * An error answer that is not the protocol's error body (a wrong base URL, a proxy's page), with
-   * the HTTP status as a figure: "The service answered 404 without the protocol's error: the
-   * address the app calls may be wrong.".
+   * the HTTP status as a figure: "Unexpected answer (404): the service address may be wrong.".
    */
   http: (status: string | undefined) => string;
-  /** An error answer with a reason that has no message of its own: "The service refused the request (status 409).". */
+  /** An error answer with a reason that has no message of its own: "The service refused the request (409).". */
   refused: (status: string | undefined) => string;
   /** A task that failed with a reason that has no message of its own: "The task failed.". */
   taskFailed: string;
@@ -70,55 +69,57 @@ export type ErrorMessages = Record<Exclude<ErrorCodeName, 'http'> | ErrorReasonN
   unknown: string;
 };
 
+// Shared by several reasons, so the table holds each once.
+const notTaken = 'The service could not take the request.';
+const tooSlow = 'The service did not answer in time. Try again.';
+const taskFailed = 'The task failed.';
+const redirects = 'The service address redirects: it may be wrong.';
+
 /** English error wording, the default. */
 export const errorMessages: ErrorMessages = {
   http: (status) =>
-    `The service answered ${status === undefined ? '' : `${status} `}without the protocol's error: the address the app calls may be wrong.`,
+    `Unexpected answer${status === undefined ? '' : ` (${status})`}: the service address may be wrong.`,
   refused: (status) =>
-    status === undefined
-      ? 'The service refused the request.'
-      : `The service refused the request (status ${status}).`,
-  network:
-    'The connection to the service broke or could not be made. Try again once the connection is back.',
-  timeout: 'The service took too long to answer. Try again.',
-  protocol: 'The service answered in a way the app cannot read.',
-  aborted: 'The request was cancelled.',
-  auth: 'Signing in to the service failed. Sign in again, then try again.',
-  taskFailed: 'The task failed.',
+    `The service refused the request${status === undefined ? '' : ` (${status})`}.`,
+  network: 'No connection to the service. Try again.',
+  timeout: tooSlow,
+  protocol: "The service's answer could not be read.",
+  aborted: 'Cancelled.',
+  auth: 'Sign-in failed. Sign in again.',
+  taskFailed,
   unknown: 'Something went wrong.',
-  UNAUTHENTICATED: 'The service did not accept the sign-in. Sign in again, then try again.',
-  INVALID_HEADER: 'The service refused a header of the request.',
-  MALFORMED_REQUEST: 'The service could not read the request.',
-  MALFORMED_BODY: 'The service could not read the request.',
-  INVALID_PARAMS: 'The task was given values it does not accept. Correct the input.',
-  INVALID_NOTIFICATION: 'The notification asked for with the task is not valid.',
-  UNSUPPORTED_MEDIA_TYPE: 'The service refused the format of the request.',
-  PAYLOAD_TOO_LARGE: 'The request is too large for the service.',
-  REQUEST_TIMEOUT: 'The request took too long to reach the service. Try again.',
-  TASK_NOT_FOUND: 'The service has no task of that name.',
-  RESULT_NOT_FOUND: 'The service knows no such task for this user.',
-  RESULT_EXPIRED: 'The result of the task was kept for a limited time and is gone.',
-  METHOD_NOT_ALLOWED: 'The service does not take this kind of request at this address.',
-  NOT_FOUND: 'The service has nothing at this address: the address the app calls may be wrong.',
+  UNAUTHENTICATED: 'Not signed in. Sign in again.',
+  INVALID_HEADER: notTaken,
+  MALFORMED_REQUEST: notTaken,
+  MALFORMED_BODY: notTaken,
+  INVALID_PARAMS: 'Some input is not valid.',
+  INVALID_NOTIFICATION: 'The notification is not valid.',
+  UNSUPPORTED_MEDIA_TYPE: notTaken,
+  PAYLOAD_TOO_LARGE: 'The request is too large.',
+  REQUEST_TIMEOUT: tooSlow,
+  TASK_NOT_FOUND: 'The service has no such task.',
+  RESULT_NOT_FOUND: 'The task was not found.',
+  RESULT_EXPIRED: 'The result has expired.',
+  METHOD_NOT_ALLOWED: notTaken,
+  NOT_FOUND: 'Nothing at this address: the service address may be wrong.',
   IDEMPOTENCY_KEY_REUSED: 'The request was sent again with other content.',
-  RATE_LIMITED: 'Too many requests. Wait a moment, then try again.',
-  TOO_MANY_TASKS: 'Too many tasks are running. Wait until one has ended, then try again.',
-  EXECUTE_TIMEOUT: 'The task takes longer than a direct answer may; it goes on at the service.',
-  TASK_ERROR: 'The task failed.',
+  RATE_LIMITED: 'Too many requests. Wait, then try again.',
+  TOO_MANY_TASKS: 'Too many tasks are running. Wait, then try again.',
+  EXECUTE_TIMEOUT: 'The task runs on; its result comes later.',
+  TASK_ERROR: taskFailed,
   INTERNAL: 'The service failed. Try again later.',
   INVALID_TASK_NAME: 'The task name is not valid.',
   INVALID_TASK_ID: 'The task id is not valid.',
-  INVALID_BASE_URL: 'The address of the service is not valid.',
-  REDIRECT: 'The address the app calls redirects elsewhere: it may be wrong.',
-  CONNECT_FAILED:
-    'The service could not be reached, and nothing was sent. Try again once the connection is back.',
+  INVALID_BASE_URL: 'The service address is not valid.',
+  REDIRECT: redirects,
+  CONNECT_FAILED: 'The service could not be reached; nothing was sent. Try again.',
   NOT_A_TASKWIRE_ANSWER:
-    'The address the app calls answered, but not as the task service does: it may be wrong.',
-  JOURNAL_ENTRY_REFUSED: 'The task could not be kept in the task list of this browser.',
+    'The service address answered, but not as the task service: it may be wrong.',
   SCOPE_REQUIRED: 'The task list does not know whose tasks to keep.',
-  UPSTREAM_REDIRECT: "The app's server reached a redirecting address of the service.",
-  UPSTREAM_TIMEOUT: "The service did not answer the app's server in time. Try again.",
-  UPSTREAM_UNAVAILABLE: "The app's server could not reach the service. Try again later.",
+  JOURNAL_ENTRY_REFUSED: 'The task could not be kept in the task list.',
+  UPSTREAM_REDIRECT: redirects,
+  UPSTREAM_TIMEOUT: tooSlow,
+  UPSTREAM_UNAVAILABLE: 'The service is not available. Try again later.',
 };
 
 const CODES: ReadonlySet<string> = new Set<ErrorCodeName>([
