@@ -29,6 +29,7 @@ import {
   checkNoAppTokenInBrowser,
   checkReloadMidRun,
 } from './check-next-pages.mjs';
+import { checkServiceKeptAcrossEdit } from './check-next-dev.mjs';
 import { addTaskwireToApp, MOUNTED_BASE, PROXIED_BASE, PROXY_ENV, ROUTES } from './next-app.mjs';
 
 const testRoot = dirname(fileURLToPath(import.meta.url));
@@ -107,15 +108,16 @@ function freePort() {
 }
 
 /**
- * Starts `next start` on `port` in its own process group (so that it and whatever it spawns end
- * together) and resolves once it answers HTTP; its output is kept for the failure message.
+ * Starts `next <command>` (`start` or `dev`) on `port` in its own process group (so that it and
+ * whatever it spawns end together) and resolves once `probePath` answers HTTP; its output is kept
+ * for the checks and the failure message.
  */
-async function startNext(appRoot, port, environment) {
+async function startNext(appRoot, { command, port, environment, probePath = '/' }) {
   const child = spawn(
     process.execPath,
     [
       join(appRoot, 'node_modules', 'next', 'dist', 'bin', 'next'),
-      'start',
+      command,
       '-p',
       String(port),
       '-H',
@@ -136,14 +138,16 @@ async function startNext(appRoot, port, environment) {
     }
   });
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
+  // `next dev` compiles the probed route on its first request, which takes a while here.
+  const until = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited:\n${output.join('')}`);
+    if (child.exitCode !== null) throw new Error(`next ${command} exited:\n${output.join('')}`);
     try {
-      await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      await fetch(url + probePath, { signal: AbortSignal.timeout(10_000) });
       return { url, output };
     } catch {
-      if (Date.now() > until) throw new Error(`next start did not answer:\n${output.join('')}`);
+      if (Date.now() > until)
+        throw new Error(`next ${command} did not answer:\n${output.join('')}`);
       await new Promise((resolveWait) => setTimeout(resolveWait, 200));
     }
   }
@@ -304,10 +308,14 @@ async function main() {
   // The proxy's service: a reference server of its own (not Next's process), from the tarball.
   const upstream = await timed('reference server', () => startUpstream(appRoot));
   const server = await timed('next start', async () =>
-    startNext(appRoot, await freePort(), {
-      ...process.env,
-      [PROXY_ENV.target]: upstream.url,
-      [PROXY_ENV.clientToken]: CLIENT_TOKEN,
+    startNext(appRoot, {
+      command: 'start',
+      port: await freePort(),
+      environment: {
+        ...process.env,
+        [PROXY_ENV.target]: upstream.url,
+        [PROXY_ENV.clientToken]: CLIENT_TOKEN,
+      },
     }),
   );
   log(`✓ next start serves the app at ${server.url}; the proxy's service is at ${upstream.url}`);
@@ -341,6 +349,29 @@ async function main() {
       base: PROXIED_BASE,
       upstream,
     }),
+  );
+  await runCheck(
+    results,
+    'next dev keeps one reference service across an edit of its route',
+    async () => {
+      const dev = await startNext(appRoot, {
+        command: 'dev',
+        port: await freePort(),
+        environment: process.env,
+        probePath: `${MOUNTED_BASE}/workflows/render-video/options`,
+      });
+      return checkServiceKeptAcrossEdit({
+        url: dev.url + MOUNTED_BASE,
+        routeFile: join(
+          appRoot,
+          'app',
+          ...MOUNTED_BASE.split('/').filter(Boolean),
+          '[...path]',
+          'route.ts',
+        ),
+        output: dev.output,
+      });
+    },
   );
   const nextOutput = server.output.join('').trim();
   if (nextOutput.includes('Error')) log(`next start said:\n${nextOutput}`);
