@@ -7,12 +7,14 @@
 // `next build`, serves it with `next start`, and in headless Chromium checks (check-next-pages.mjs):
 // a server-rendered page reloaded mid-stream hydrates without an error and resumes with one POST,
 // against the reference service mounted in a route handler and through `createTaskProxy` in front
-// of a reference server of its own, with no app token in the browser; and 8 streams at once while
-// a price quote answers.
+// of a reference server of its own, with no token in the browser; 8 streams at once while a price
+// quote answers; and under `next dev`, one reference service kept across an edit of its route
+// (check-next-dev.mjs).
 //
 // It needs the npm registry (create-next-app and the app's packages), not the internet: telemetry
-// is off and the template's Google fonts are dropped (next-app.mjs). It takes minutes, not seconds,
-// so `npm test` does not run it. Whatever happens it stops its servers, the browser and its child
+// is off and the template's Google fonts are dropped (next-app.mjs). It takes minutes, not seconds
+// (3 to 4 on a busy 2-core machine: npm install and next build about 70 s each), so `npm test` does
+// not run it. Whatever happens it stops its servers, the browser and its child
 // processes and removes its folder (`--keep` leaves the folder, to look at the app).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
