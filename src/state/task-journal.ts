@@ -156,18 +156,6 @@ export interface TaskJournal {
     read: ReadSharedRecord<Record>,
     polling?: PollingPolicyOptions,
   ): (context: SharedPollContext) => Promise<Record>;
-  /**
-   * The same for a caller that names only the scope: records from other tabs are then checked
-   * against the record's shape and id, but no task's result schema.
-   *
-   * @deprecated Pass the client and the task name, so that results are checked too.
-   */
-  sharePoll<Record extends TaskRecord<unknown>>(
-    scope: string,
-    id: string,
-    read: ReadSharedRecord<Record>,
-    polling?: PollingPolicyOptions,
-  ): (context: SharedPollContext) => Promise<Record>;
   /** How many tasks the tab sharing keeps state for now, over every scope. */
   sharedTasks(): number;
   /** Releases the journal's channels, locks and listeners; it reads and writes no more after. */
@@ -403,35 +391,11 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   };
 
   return {
-    sharePoll<Record extends TaskRecord<unknown>>(
-      ...args:
-        | [SharedPollClient, string, string, ReadSharedRecord<Record>, PollingPolicyOptions?]
-        | [string, string, ReadSharedRecord<Record>, PollingPolicyOptions?]
-    ) {
-      const [client, task, id, readRecord, polling] =
-        typeof args[0] === 'string'
-          ? [
-              { scope: args[0] },
-              undefined,
-              args[1] as string,
-              args[2] as ReadSharedRecord<Record>,
-              args[3] as PollingPolicyOptions | undefined,
-            ]
-          : (args as [
-              SharedPollClient,
-              string,
-              string,
-              ReadSharedRecord<Record>,
-              PollingPolicyOptions?,
-            ]);
+    sharePoll(client, task, id, readRecord, polling) {
       const sharing = closed || locks === undefined ? undefined : sharingOf(client.scope);
-      // Without the task's name, no result schema: a record of any JSON object result passes.
-      const check = sharedRecordCheck<Record>(
-        task === undefined ? { scope: client.scope } : client,
-        task ?? '',
-        id,
-      );
-      return sharing ? sharing.share(id, readRecord, check, polling) : readRecord;
+      return sharing
+        ? sharing.share(id, readRecord, sharedRecordCheck(client, task, id), polling)
+        : readRecord;
     },
     sharedTasks: () =>
       [...sharings.values()].reduce((sum, sharing) => sum + (sharing?.trackedTasks() ?? 0), 0),

@@ -111,7 +111,7 @@ describe('useTaskList', () => {
           'FAILED',
           'COMPLETED',
         ]),
-      { timeout: 5000 },
+      5000,
     );
     const [slowItem, failingItem, echoItem] = result.current;
     expect(slowItem?.record?.status).toBe('IN_PROGRESS');
