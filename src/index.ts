@@ -17,6 +17,7 @@ export {
   type TaskJournalOptions,
   type TaskJournalStart,
   type TaskJournalStorage,
+  type TaskJournalStorageArea,
   type TaskJournalSubmitBody,
 } from './state/task-journal.js';
 export type { ReadSharedRecord, SharedPollContext } from './state/tab-poll-sharing.js';

@@ -91,7 +91,7 @@ export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): v
  * it in a click handler (a "Notify me" button), never on load. {@link useCompletionNotice} never
  * asks by itself.
  */
-export function requestNotificationPermission(): Promise<NotificationPermission> {
+export function requestNotificationPermission(): Promise<'default' | 'denied' | 'granted'> {
   if (typeof Notification === 'undefined' || typeof Notification.requestPermission !== 'function')
     return Promise.resolve('denied');
   return new Promise<NotificationPermission>((resolve) => {

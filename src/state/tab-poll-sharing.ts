@@ -151,17 +151,28 @@ function freshFor(
   return delay === false ? 0 : Math.min(delay, ceiling);
 }
 
+/**
+ * The part of the Web Locks API (`navigator.locks`) the sharing uses, written by shape so that the
+ * package's declarations need no DOM library (a server's or a build tool's type check reads them).
+ */
+export interface WebLocks {
+  /** Requests the lock `name`; `callback` holds it until the promise it returns settles. */
+  request(
+    name: string,
+    options: { ifAvailable?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<void> | undefined,
+  ): Promise<unknown>;
+}
+
 /** The platform objects a sharing needs, each `undefined` where the runtime lacks it. */
 export interface TabPollSharingPlatform {
   /** The Web Locks API of this tab. Defaults to `navigator.locks`. */
-  locks?: LockManager | undefined;
+  locks?: WebLocks | undefined;
 }
 
 /** This tab's `navigator.locks`, or `undefined` where there is none. */
-export function platformLocks(): LockManager | undefined {
-  return typeof navigator === 'undefined'
-    ? undefined
-    : (navigator as { locks?: LockManager }).locks;
+export function platformLocks(): WebLocks | undefined {
+  return typeof navigator === 'undefined' ? undefined : (navigator as { locks?: WebLocks }).locks;
 }
 
 /**
@@ -209,8 +220,8 @@ export function createTabPollSharing(
   };
 
   /** The callback of a granted lock: held until `letGo`, or let go at once for a dropped task. */
-  const hold = (id: string, task: SharedTask) => (lock: Lock | null) => {
-    if (lock === null || tasks.get(id) !== task) return undefined;
+  const hold = (id: string, task: SharedTask) => (lock: unknown) => {
+    if (lock === null || lock === undefined || tasks.get(id) !== task) return undefined;
     task.holding = true;
     wake(task);
     return new Promise<void>((resolve) => {

@@ -85,9 +85,21 @@ export interface TaskJournalStart {
   body?: TaskJournalSubmitBody | undefined;
 }
 
+/**
+ * The part of a Web Storage area (`sessionStorage`, `localStorage`) a journal uses, written by
+ * shape so that the declarations need no DOM library.
+ */
+export interface TaskJournalStorageArea {
+  /** The value stored under `key`, or `null`. */
+  getItem(key: string): string | null;
+  /** Stores `value` under `key`; may throw (a full quota, private mode). */
+  setItem(key: string, value: string): void;
+  /** Removes the value under `key`. */
+  removeItem(key: string): void;
+}
+
 /** Where a journal keeps its entries: a Web Storage area, memory, or any object of that shape. */
-export type TaskJournalStorage =
-  'session' | 'local' | 'memory' | Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+export type TaskJournalStorage = 'session' | 'local' | 'memory' | TaskJournalStorageArea;
 
 /** Settings of {@link createTaskJournal}. */
 export interface TaskJournalOptions {
@@ -199,7 +211,7 @@ const storedSchema = z.object({
 /** The prefix of every storage key the journal writes; keys of other origins' code are left alone. */
 const STORAGE_PREFIX = 'taskwire:journal:';
 
-type StorageArea = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+type StorageArea = TaskJournalStorageArea;
 
 function memoryStorage(): StorageArea {
   const values = new Map<string, string>();
