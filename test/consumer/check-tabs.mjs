@@ -141,10 +141,9 @@ export async function checkTwoUsersApart({ browser, url, log }) {
     );
     const bobButton = region(bob).getByRole('button', { name: PAGE.backgroundButton });
     check(await bobButton.isEnabled(), "Bob's page found Alice's task in the journal.");
-    const bobPercent = await region(bob)
-      .getByRole('progressbar', { name: PAGE.backgroundProgress })
-      .getAttribute('aria-valuenow');
-    check(bobPercent === null, `Bob's page shows Alice's progress (${bobPercent}).`);
+    // Bob's bar stays at rest (0) while Alice's shows her task's progress.
+    const bobPercent = await percentOf(bob);
+    check(bobPercent === 0, `Bob's page shows Alice's progress (${bobPercent}).`);
     check(
       !bob.polledIds.has(taskId) && bob.posts === 0,
       `Bob's page polled ${[...bob.polledIds].join(', ') || 'nothing'} and posted ${bob.posts} times.`,
