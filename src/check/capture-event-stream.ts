@@ -1,15 +1,18 @@
 /**
- * Reads a stream's body as the wire has it (docs/protocol.md, "Streams"): each message with all its
- * fields, each comment, and when every chunk arrived, so the checks can see the framing, the ids,
- * the silences and what came after the final event. Lines are split by the same parser the
- * client's reader uses (`@microsoft/fetch-event-source`'s `getLines`: CR, LF and CRLF in any
- * chunking).
+ * Reads a stream's body as the client does (docs/protocol.md, "Streams"), with eventsource-parser,
+ * the parser of the client's own reader: each message's data and `id:`, each comment, and when every
+ * chunk arrived, so the checks can see the events, their ids, the silences and what came after the
+ * final event.
  */
-import { getLines } from '@microsoft/fetch-event-source/lib/esm/parse.js';
+import { createParser } from 'eventsource-parser';
 
-/** One message: its fields in order, and when its blank line arrived. */
+/** Two line ends in a row (CRLF, CR or LF each), which end a message. */
+const BLANK_LINE = /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r(?!\n)|\n)/g;
+
+/** One message: its data (its `data:` lines joined), its `id:`, and when its blank line arrived. */
 export interface CapturedMessage {
-  fields: Array<[name: string, value: string]>;
+  data: string;
+  id: string | undefined;
   at: number;
 }
 
@@ -32,7 +35,7 @@ export interface CapturedStream {
   endedAt: number;
   /** When the first final event (`task.completed` / `task.failed`) arrived. */
   finalAt?: number;
-  /** Bytes of a last message whose blank line never came. */
+  /** Whether the body ended inside a message, with no blank line after it. */
   unterminated: boolean;
 }
 
@@ -48,10 +51,8 @@ export interface CaptureLimits {
 
 /** The `type` of a message's data, when its data is a JSON object with a string `type`. */
 export function typeOf(message: CapturedMessage): string | undefined {
-  const data = dataOf(message);
-  if (data === undefined) return undefined;
   try {
-    const value: unknown = JSON.parse(data);
+    const value: unknown = JSON.parse(message.data);
     return typeof value === 'object' && value !== null && 'type' in value
       ? typeof value.type === 'string'
         ? value.type
@@ -60,17 +61,6 @@ export function typeOf(message: CapturedMessage): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A message's data lines joined by line feeds, as a reader joins them; undefined without any. */
-export function dataOf(message: CapturedMessage): string | undefined {
-  const lines = message.fields.filter(([name]) => name === 'data').map(([, value]) => value);
-  return lines.length === 0 ? undefined : lines.join('\n');
-}
-
-/** A message's last `id:` value, or undefined. */
-export function idOf(message: CapturedMessage): string | undefined {
-  return message.fields.filter(([name]) => name === 'id').at(-1)?.[1];
 }
 
 /** Reads `body` until it closes, or the limits say stop, then cancels it. */
@@ -88,34 +78,34 @@ export async function captureEventStream(
     endedAt: openedAt,
     unterminated: false,
   };
-  const decoder = new TextDecoder();
-  let fields: CapturedMessage['fields'] = [];
-  let first = true;
-  const onChunk = getLines((line: Uint8Array, fieldLength: number) => {
-    let text = decoder.decode(line);
-    if (first) {
-      text = text.replace(/^\uFEFF/, '');
-      first = false;
-    }
-    if (text === '') {
-      if (fields.length > 0) {
-        const message = { fields, at: performance.now() };
-        captured.messages.push(message);
-        const type = typeOf(message);
-        if (captured.finalAt === undefined && (type === 'task.completed' || type === 'task.failed'))
-          captured.finalAt = message.at;
-      }
-      fields = [];
-    } else if (text.startsWith(':')) {
-      captured.comments.push({ text: text.slice(1).trim(), at: performance.now() });
-    } else {
-      const colon = fieldLength < 0 ? text.length : text.indexOf(':');
-      const name = text.slice(0, colon);
-      let value = colon < text.length ? text.slice(colon + 1) : '';
-      if (value.startsWith(' ')) value = value.slice(1);
-      fields.push([name, value]);
-    }
+  const parser = createParser({
+    onEvent(event) {
+      const message = { data: event.data, id: event.id, at: performance.now() };
+      captured.messages.push(message);
+      const type = typeOf(message);
+      if (captured.finalAt === undefined && (type === 'task.completed' || type === 'task.failed'))
+        captured.finalAt = message.at;
+    },
+    onComment(comment) {
+      captured.comments.push({ text: comment.trim(), at: performance.now() });
+    },
   });
+  const decoder = new TextDecoder();
+  // The text since the last blank line, to tell at the end whether a message was cut off.
+  let tail = '';
+  const feed = (text: string) => {
+    parser.feed(text);
+    tail += text;
+    let end = -1;
+    for (const match of tail.matchAll(BLANK_LINE)) end = match.index + match[0].length;
+    if (end >= 0) tail = tail.slice(end);
+  };
+  let lastText = '';
+  const onChunk = (chunk: Uint8Array) => {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text !== '') lastText = text;
+    feed(text);
+  };
 
   const reader = body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -148,6 +138,13 @@ export async function captureEventStream(
     limits.signal?.removeEventListener('abort', onAbort);
   }
   captured.endedAt = performance.now();
-  captured.unterminated = fields.length > 0;
+  const rest = decoder.decode();
+  // A body that ends in CR leaves the parser waiting for a possible LF: end that line.
+  if (/\r$/.test(rest === '' ? lastText : rest)) feed(`${rest}\n`);
+  else if (rest !== '') feed(rest);
+  // Left over: lines that no blank line ended, comments aside.
+  captured.unterminated = tail
+    .split(/\r\n|\r|\n/)
+    .some((line) => line !== '' && !line.startsWith(':'));
   return captured;
 }

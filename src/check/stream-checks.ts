@@ -4,13 +4,7 @@
  * ids against Get Result's list, the final event and the close, the keep-alives of a silent task,
  * and a refusal before the start answered as JSON.
  */
-import {
-  idOf,
-  typeOf,
-  dataOf,
-  captureEventStream,
-  type CapturedStream,
-} from './capture-event-stream.js';
+import { captureEventStream, typeOf, type CapturedStream } from './capture-event-stream.js';
 import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
 import {
@@ -120,7 +114,7 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
   for (const message of captured.messages) {
     if (typeOf(message) !== 'task.completed') continue;
     try {
-      const event = JSON.parse(dataOf(message)!) as { usage?: unknown };
+      const event = JSON.parse(message.data) as { usage?: unknown };
       if (event.usage !== undefined)
         usages.push({ where: "the stream's task.completed", usage: event.usage, exchange });
     } catch {
@@ -180,8 +174,7 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
     const where = `message ${index + 1}`;
     // Fields a reader ignores (event:, retry:, an id: on a task.* event) are not counted: the
     // client reads the data alone, its lines joined as every reader joins them.
-    const data = dataOf(message);
-    if (data === undefined) continue;
+    const data = message.data;
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -252,7 +245,7 @@ function checkEventIds(
 ): void {
   const streamed = captured.messages
     .filter((message) => typeOf(message)?.startsWith('event.'))
-    .map((message) => ({ type: typeOf(message)!, id: idOf(message) }));
+    .map((message) => ({ type: typeOf(message)!, id: message.id }));
   if (streamed.length === 0) {
     run.skip(
       'stream.event-ids',
