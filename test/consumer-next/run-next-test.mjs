@@ -193,7 +193,12 @@ async function startUpstream(appRoot) {
     },
   });
   cleanupSteps.push(() => server.close());
-  return { url: server.url, requests, mostOpenStreams: () => mostOpenStreams };
+  return {
+    url: server.url,
+    requests,
+    mostOpenStreams: () => mostOpenStreams,
+    resetMostOpenStreams: () => (mostOpenStreams = openStreams),
+  };
 }
 
 /** `body` passed on as it is read; `onEnd` once it ends, fails or is cancelled. */
@@ -348,8 +353,15 @@ async function main() {
     checkManyStreams({
       browser,
       url: server.url + ROUTES.proxiedStreams,
-      base: PROXIED_BASE,
       upstream,
+    }),
+  );
+  await runCheck(results, 'two tabs with 8 streams each share one stream budget', () =>
+    checkManyStreams({
+      browser,
+      url: server.url + ROUTES.proxiedStreams,
+      upstream,
+      tabs: 2,
     }),
   );
   await runCheck(
