@@ -2,18 +2,18 @@
 // every default it sets, `cacheComponents` included): the template is kept as generated except
 // for its Google fonts (below), and taskwire is used through its public entries only, as a user of
 // the package would: pages that are server components rendering 'use client' components, the
-// reference service mounted in a route handler, and the
-// proxy in front of a separate reference server, so that the browser holds no token.
+// reference service mounted in a route handler, and the proxy in front of a separate reference
+// server, so that the browser holds no token (docs/your-own-service.md, docs/server-rendering.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Frames of the render reloaded mid-run: 30 frames of 100 ms, 3 s, time to reload inside it. */
-export const RESUME_FRAMES = 30;
+const RESUME_FRAMES = 30;
 const RESUME_FRAME_MS = 100;
 /** How many renders the streams page starts at once: more than a browser's 6 connections per host. */
 export const STREAM_COUNT = 8;
 /** Frames of each of those renders: 20 of 200 ms, 4 s, so a price quote asked meanwhile competes. */
-export const STREAM_FRAMES = 20;
+const STREAM_FRAMES = 20;
 const STREAM_FRAME_MS = 200;
 
 /** Where the reference service is mounted in the app (its route handler's folder). */
