@@ -5,9 +5,6 @@
  */
 export { TaskProgress } from './task-progress/task-progress.js';
 export type { TaskProgressProps, TaskProgressState } from './task-progress/task-progress.js';
-export { smoothEstimate, DEFAULT_SMOOTHING_WEIGHT } from './task-progress/smooth-estimate.js';
-export { describeTimeLeft } from './task-progress/describe-time-left.js';
-export type { TimeLeftText } from './task-progress/describe-time-left.js';
 export type { TaskProgressMessages } from './task-progress/task-progress-messages.js';
 export type { TimeLeftMessages } from './task-progress/time-left-messages.js';
 
@@ -54,7 +51,7 @@ export type {
   TaskListViewState,
 } from './task-list/task-list-view.js';
 
-export { toDisplayStatus, describeStatus, statusMessages } from './task-status.js';
+export { statusMessages } from './task-status.js';
 export type { StatusMessages } from './task-status.js';
 export { streamDisplayStatus } from './stream-display-status.js';
 export type { TaskDisplayStatus, TaskStatusInput } from './task-status.js';

@@ -1,7 +1,4 @@
-/**
- * The body of every error answer (docs/protocol.md, "Error bodies"). Apart from the record schemas,
- * so that it loads with the client's reading of error answers, not with every client.
- */
+/** The body of every error answer (docs/protocol.md, "Error bodies"): its schema and its type. */
 import * as z from 'zod/mini';
 import { failureSchema, taskIdSchema } from './records.js';
 
@@ -10,5 +7,16 @@ import { failureSchema, taskIdSchema } from './records.js';
  * `EXECUTE_TIMEOUT`.
  */
 export const errorBodySchema = z.extend(failureSchema, { taskId: z.optional(taskIdSchema) });
-/** The body of an error answer. */
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+/** The body of an error answer: a task failure's fields, with the task's id on `EXECUTE_TIMEOUT`. */
+export type ErrorBody = {
+  /** Always `'error'`. */
+  status: 'error';
+  /** The answer's HTTP status. */
+  statusCode: number;
+  /** What went wrong, for programs (docs/protocol.md, "Error bodies"). */
+  reason: string;
+  /** What went wrong, for people. */
+  message: string;
+  /** The task that went on past Execute's limit (`EXECUTE_TIMEOUT` only). */
+  taskId?: string | undefined;
+};

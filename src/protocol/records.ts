@@ -7,12 +7,12 @@
  * the task.
  */
 import * as z from 'zod/mini';
-import { usageSchema } from './usage.js';
+import { usageSchema, type Usage } from './usage.js';
 
 /** The four states of a task (docs/protocol.md, "Records"). */
 export const taskStatusSchema = z.enum(['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
 /** A state of a task: `ACCEPTED`, `IN_PROGRESS`, `COMPLETED` or `FAILED`. */
-export type TaskStatus = z.infer<typeof taskStatusSchema>;
+export type TaskStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
 
 /** The two terminal states. */
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['COMPLETED', 'FAILED'];
@@ -28,7 +28,7 @@ export const taskIdSchema = z.string().check(z.minLength(1), z.maxLength(256));
 /** Any JSON object: the shape of `params` and of a task's `result`, which depend on the task. */
 export const jsonObjectSchema = z.record(z.string(), z.unknown());
 /** A JSON object whose members depend on the task. */
-export type JsonObject = z.infer<typeof jsonObjectSchema>;
+export type JsonObject = Record<string, unknown>;
 
 /** Progress of a running task (docs/protocol.md, "Records"). */
 export const progressSchema = z.object({
@@ -36,7 +36,12 @@ export const progressSchema = z.object({
   estimatedSecondsLeft: z.number(),
 });
 /** Completion percentage and estimated seconds left. */
-export type Progress = z.infer<typeof progressSchema>;
+export type Progress = {
+  /** How much of the task is done, from 0 to 100. */
+  percent: number;
+  /** The service's estimate of the seconds left. */
+  estimatedSecondsLeft: number;
+};
 
 /** A custom event the task emitted, as listed by Get Result (docs/protocol.md, "Records"). */
 export const eventReferenceSchema = z.object({
@@ -44,7 +49,12 @@ export const eventReferenceSchema = z.object({
   id: z.string().check(z.minLength(1)),
 });
 /** Type and id of a custom event a task emitted. */
-export type EventReference = z.infer<typeof eventReferenceSchema>;
+export type EventReference = {
+  /** The event's type, `event.<action>`. */
+  type: string;
+  /** The event's id, the `id:` line of its stream message. */
+  id: string;
+};
 
 /**
  * The result of a failed task (docs/protocol.md, "Records"), and the body of every error answer
@@ -57,7 +67,16 @@ export const failureSchema = z.object({
   message: z.string(),
 });
 /** Why a task failed: `status: 'error'`, a status code, a machine-readable reason and a message. */
-export type TaskFailure = z.infer<typeof failureSchema>;
+export type TaskFailure = {
+  /** Always `'error'`. */
+  status: 'error';
+  /** The HTTP status that goes with the failure (500 for a task's own failure). */
+  statusCode: number;
+  /** What went wrong, for programs: `TASK_ERROR`, or a reason of the task's own. */
+  reason: string;
+  /** What went wrong, for people. */
+  message: string;
+};
 
 /** A task record as Get Result returns it (docs/protocol.md, "Get Result"). */
 export const taskRecordSchema = z.object({
@@ -74,14 +93,22 @@ export const taskRecordSchema = z.object({
  * {@link TaskFailure} when FAILED, so `record.status === 'FAILED'` narrows it to the failure.
  */
 export type TaskRecord<Result = unknown> =
-  | (Omit<z.infer<typeof taskRecordSchema>, 'status' | 'result'> & {
+  | {
+      id: string;
       status: 'ACCEPTED' | 'IN_PROGRESS' | 'COMPLETED';
       result: Result | null;
-    })
-  | (Omit<z.infer<typeof taskRecordSchema>, 'status' | 'result'> & {
+      progress: Progress;
+      events: EventReference[];
+      usage?: Usage | undefined;
+    }
+  | {
+      id: string;
       status: 'FAILED';
       result: TaskFailure;
-    });
+      progress: Progress;
+      events: EventReference[];
+      usage?: Usage | undefined;
+    };
 
 /**
  * The success envelope `{ status: 'success', response }` around a record

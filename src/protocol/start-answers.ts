@@ -1,10 +1,10 @@
 /**
- * The answers of Submit, Execute and Options (docs/protocol.md, "Submit", "Execute" and "Options").
- * Apart from the record schemas, so that they load with the client's start paths, not with every client.
+ * The answers of Submit, Execute and Options (docs/protocol.md, "Submit", "Execute" and "Options"):
+ * their schemas and their types.
  */
 import * as z from 'zod/mini';
 import { taskIdSchema, type TaskFailure } from './records.js';
-import { usageSchema } from './usage.js';
+import { usageSchema, type Usage } from './usage.js';
 
 /** The answer of Submit Task (docs/protocol.md, "Submit"). */
 export const submitAnswerSchema = z.object({
@@ -12,7 +12,12 @@ export const submitAnswerSchema = z.object({
   status: z.literal('ACCEPTED'),
 });
 /** The id and first state of a submitted task. */
-export type SubmitAnswer = z.infer<typeof submitAnswerSchema>;
+export type SubmitAnswer = {
+  /** The new task's id. */
+  id: string;
+  /** Always `'ACCEPTED'`. */
+  status: 'ACCEPTED';
+};
 
 /** The answer of Execute: the final outcome of the task. */
 export const executeRecordSchema = z.object({
@@ -34,14 +39,15 @@ export const optionsResultSchema = z.object({
  * {@link TaskFailure} in `result`, so `record.status === 'FAILED'` narrows it.
  */
 export type ExecuteRecord<Result = unknown> =
-  | (Omit<z.infer<typeof executeRecordSchema>, 'status' | 'result'> & {
-      status: 'COMPLETED';
-      result: Result | null;
-    })
-  | (Omit<z.infer<typeof executeRecordSchema>, 'status' | 'result'> & {
-      status: 'FAILED';
-      result: TaskFailure;
-    });
+  | { id: string; status: 'COMPLETED'; result: Result | null; usage?: Usage | undefined }
+  | { id: string; status: 'FAILED'; result: TaskFailure; usage?: Usage | undefined };
 
 /** What a task would cost: the resolved tool, usage amount and credits; `{}` when it is free. */
-export type OptionsResult = z.infer<typeof optionsResultSchema>;
+export type OptionsResult = {
+  /** The tool the price is for. */
+  monetization?: { toolId: string } | undefined;
+  /** How many units the task would use. */
+  usageAmount?: number | undefined;
+  /** The credits it would cost. */
+  credits?: number | undefined;
+};

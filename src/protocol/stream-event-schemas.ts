@@ -1,8 +1,4 @@
-/**
- * Zod schemas of the four `task.*` stream events (docs/protocol.md, "Streams"). They live apart
- * from the record schemas so that they load with the stream path (`import()`ed on the first
- * stream), not with every client.
- */
+/** Zod schemas of the four `task.*` stream events (docs/protocol.md, "Streams"). */
 import * as z from 'zod/mini';
 import { failureSchema, jsonObjectSchema } from './records.js';
 import { usageSchema } from './usage.js';

@@ -1,15 +1,16 @@
 /**
  * The events of a stream (docs/protocol.md, "Streams"): their types, and the guards that tell them
- * apart. The schemas that check the four `task.*` events live in `stream-event-schemas.ts`, which
- * loads with the client's stream path.
+ * apart. The schemas that check the four `task.*` events are in `stream-event-schemas.ts`.
  */
-import type * as z from 'zod/mini';
 import type { Usage } from './usage.js';
-import type { JsonObject } from './records.js';
-import type { failedEventSchema, progressEventSchema } from './stream-event-schemas.js';
+import type { JsonObject, TaskFailure } from './records.js';
 
 /** A progress update from a stream. */
-export type ProgressEvent = z.infer<typeof progressEventSchema>;
+export type ProgressEvent = {
+  type: 'task.progress';
+  percent: number;
+  estimatedSecondsLeft: number;
+};
 /** A partial result from a stream. */
 export type PartialResultEvent<Result = JsonObject> = {
   type: 'task.partial-result';
@@ -22,7 +23,7 @@ export type CompletedEvent<Result = JsonObject> = {
   usage?: Usage;
 };
 /** The failed end of a stream. */
-export type FailedEvent = z.infer<typeof failedEventSchema>;
+export type FailedEvent = { type: 'task.failed'; result: TaskFailure };
 
 /**
  * A custom event (`event.<action>`; docs/protocol.md, "Streams"): `type` is fixed, the other fields

@@ -14,7 +14,18 @@ export const usageDetailSchema = z.object({
   failed: z.boolean(),
 });
 /** One tool's line of a usage record: price × amount = credits, not charged when `failed`. */
-export type UsageDetail = z.infer<typeof usageDetailSchema>;
+export type UsageDetail = {
+  /** The tool that was used. */
+  toolId: string;
+  /** Credits per unit. */
+  price: number;
+  /** Units used. */
+  amount: number;
+  /** `price × amount`. */
+  credits: number;
+  /** Whether the tool failed; a failed line is not charged. */
+  failed: boolean;
+};
 
 /**
  * How far a sum of fractional credits may stray from its parts before it counts as a mismatch:
@@ -64,7 +75,12 @@ export const usageShapeSchema = z.object({
 /**
  * Credits charged for a task and their per-tool breakdown (docs/protocol.md, "Usage and credits").
  */
-export type Usage = z.infer<typeof usageShapeSchema>;
+export type Usage = {
+  /** The credits charged: the sum of the lines that did not fail. */
+  credits: number;
+  /** One line per tool. */
+  details: UsageDetail[];
+};
 
 /**
  * A usage record whose total agrees with its entries (docs/protocol.md, "Usage and credits"); a

@@ -25,7 +25,6 @@ export {
 } from './query-options.js';
 export {
   useSubmitTask,
-  submitRetryDelay,
   type SubmitTaskVariables,
   type UseSubmitTaskOptions,
   type UseSubmitTaskResult,

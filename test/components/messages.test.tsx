@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import {
   CreditCostPreview,
-  describeTimeLeft,
   englishMessages,
   TaskList,
   TaskProgress,
@@ -20,6 +19,7 @@ import {
   TaskwireProvider,
   createTaskJournal,
 } from '../../src/index.js';
+import { describeTimeLeft } from '../../src/components/task-progress/describe-time-left.js';
 import { de } from '../../src/locales/de.js';
 import {
   createReferenceService,

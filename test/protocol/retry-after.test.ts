@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/client/index.js';
-import { clampDelay, MAX_RETRY_AFTER_MS } from '../../src/protocol/retry-after.js';
+import { clampDelay, MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/protocol/retry-after.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.UTC(2026, 10, 21, 12, 0, 0);
