@@ -105,6 +105,8 @@ interface SharedTask {
   idle: ReturnType<typeof setTimeout> | undefined;
   /** Whether this tab has asked the holder for its latest record. */
   asked: boolean;
+  /** Whether a record heard for the task failed its checks since this tab last read it. */
+  doubted: boolean;
 }
 
 /** Waits until `task` has news or `ms` have passed; `true` for news. Rejects when `signal` aborts. */
@@ -273,9 +275,14 @@ export function createTabPollSharing(
       if (task.holding && task.record) post({ type: 'record', id, record: task.record });
       return;
     }
-    // Checked as an answer of the service would be; a record that fails is not used.
+    // Checked as an answer of the service would be; a record that fails is not used, and a read
+    // waiting for one reads the task itself instead.
     const record = task.check(parsed.data.record);
-    if (!record) return;
+    if (!record) {
+      task.doubted = true;
+      wake(task);
+      return;
+    }
     const hint = parsed.data.retryAfterMs;
     if (hint !== undefined) retryAfterHints.set(record, clampDelay(hint, MAX_RETRY_AFTER_MS));
     const deliver = task.deliver;
@@ -309,6 +316,7 @@ export function createTabPollSharing(
         waiters: new Set(),
         idle: undefined,
         asked: false,
+        doubted: false,
       };
       tasks.set(id, task);
     }
@@ -357,8 +365,10 @@ export function createTabPollSharing(
             post({ type: 'ask', id });
           }
           const heard = await news(task, ceiling, signal);
-          if (!heard) {
-            // The holder said nothing for a whole ceiling (gone quiet, hung, or never polling).
+          if (!heard || task.doubted) {
+            // The holder said nothing for a whole ceiling (gone quiet, hung, or never polling), or
+            // what came failed its checks: this tab reads the task itself.
+            task.doubted = false;
             const record = await read({ signal });
             if (tasks.get(id) === task) settle(id, task, record);
             return record;
