@@ -131,9 +131,10 @@ async function probe(run: CheckRun): Promise<Answer> {
 }
 
 /**
- * Runs every check of docs/checking-your-service.md against the service at `options.baseUrl` and resolves to their
- * results. It starts few tasks (three, four with a keep-alive task, never more than 20) and says how
- * many. No token's value appears in the report: `curl` commands write them as shell variables.
+ * Runs every check of docs/checking-your-service.md against the service at `options.baseUrl` and
+ * resolves to their results. It starts few tasks (three, four with a keep-alive task, never more
+ * than 20) and says how many. No token's value appears in the report: `curl` commands write them as
+ * shell variables.
  *
  * @throws TypeError for options that cannot be used (a base URL that is not http(s), an empty
  * token, a bad task name).
@@ -146,14 +147,6 @@ export async function checkService(options: CheckServiceOptions): Promise<CheckR
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const run = new CheckRun(resolved, send);
   const startedAt = performance.now();
-  const optionsAnswer = await probe(run);
-  if (resolved.signal?.aborted)
-    throw new TaskwireError('aborted', 'The check run was aborted.', {
-      cause: resolved.signal.reason,
-    });
-
-  const usages: SeenUsage[] = [];
-  const refusals: Answer[] = [];
   // An aborted run stops between groups: its verdicts would only report the abort.
   const stopIfAborted = () => {
     if (resolved.signal?.aborted)
@@ -161,6 +154,11 @@ export async function checkService(options: CheckServiceOptions): Promise<CheckR
         cause: resolved.signal.reason,
       });
   };
+  const optionsAnswer = await probe(run);
+  stopIfAborted();
+
+  const usages: SeenUsage[] = [];
+  const refusals: Answer[] = [];
   // The silent task's stream takes up to three keep-alive periods: it runs beside the others.
   const keepAlive = checkKeepAlive(run);
   // Settled here too, so an abort below leaves no rejection unhandled.
