@@ -31,15 +31,12 @@ const entries = {
 /**
  * What the package leaves to the app: its peers (the optional ones of `taskwire/testing`, Testing
  * Library and msw, included), its dependencies and Node's built-ins.
- * `@microsoft/fetch-event-source` is imported by a deep path (`lib/esm/parse.js`), which Node loads
- * by syntax detection since 20.19, the package's floor (`engines`).
  */
 const external = [
   /^react($|\/)/,
   /^react-dom($|\/)/,
   /^@tanstack\//,
   /^zod($|\/)/,
-  /^@microsoft\/fetch-event-source($|\/)/,
   /^eventsource-parser($|\/)/,
   /^vite($|\/)/,
   /^@testing-library\//,
