@@ -17,7 +17,12 @@ import { openService } from './open-service.js';
 /** A task whose steps the test releases one by one, so each state can be observed. */
 function gatedTask() {
   const gates: Array<() => void> = [];
-  const next = () => new Promise<void>((resolve) => gates.push(resolve));
+  let gateReached: (() => void) | undefined;
+  const next = () =>
+    new Promise<void>((resolve) => {
+      gates.push(resolve);
+      gateReached?.();
+    });
   const task = defineTask({
     name: 'gated',
     params: z.object({}),
@@ -35,10 +40,13 @@ function gatedTask() {
       return { done: true };
     },
   });
+  // Waits for the task to reach its next gate (an event, not a sleep), opens it, and lets the step
+  // run: a step is synchronous up to the next gate, so one turn of the event loop (no timer) holds
+  // it and the service's bookkeeping after it.
   const release = async () => {
-    while (gates.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    if (gates.length === 0) await new Promise<void>((resolve) => (gateReached = resolve));
     gates.shift()?.();
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setImmediate(resolve));
   };
   return { task, release };
 }
