@@ -111,9 +111,8 @@ export type TaskwireActivity =
   RequestActivity | RetryActivity | AnswerActivity | StreamEventActivity | ErrorActivity;
 
 /**
- * A listener of `client.subscribe`, called with each activity in the order it happened, a
- * microtask after it happened (the first one waits for the feed's code to load). What a listener
- * throws is logged with `console.error` and never reaches the call.
+ * A listener of `client.subscribe`, called synchronously with each activity, in the order it
+ * happened. What a listener throws is logged with `console.error` and never reaches the call.
  */
 export type TaskwireActivityListener = (activity: TaskwireActivity) => void;
 
