@@ -1,5 +1,5 @@
 /**
- * Messages that point at the mistake (CONTRACT §4.5, docs/protocol.md "Error bodies"): an answer
+ * Messages that point at the mistake (docs/protocol.md, "The client"): an answer
  * that is not the service's names the URL that answered and the baseUrl; a request that got no
  * answer names its URL and says the service could not be reached, claiming that nothing was sent
  * only where the runtime proves it; a stream start says so in the same words.
