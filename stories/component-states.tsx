@@ -279,9 +279,31 @@ export const componentStates = {
     return [
       { name: 'empty', node: <TaskListView onDismiss={() => {}} /> },
       ...items.map((item) => ({
-        name: `listed: ${item.entry.task}`,
+        name: `listed: ${item.entry?.task ?? ''}`,
         node: <TaskListView items={[item]} onDismiss={() => {}} />,
       })),
+      {
+        // Get Result failed for good (the service no longer has the task): shown as such.
+        name: 'listed: read failed',
+        node: (
+          <TaskListView
+            items={[{ ...items[1], record: undefined, error: { status: 404 } }]}
+            onDismiss={() => {}}
+          />
+        ),
+      },
+      {
+        // A start cut by a reload before its task id came: its outcome is unknown.
+        name: 'listed: outcome unknown',
+        node: (
+          <TaskListView
+            items={[
+              { start: { key: 'render', task: sample.tasks[1], startedAt: Date.now() - 60_000 } },
+            ]}
+            onDismiss={() => {}}
+          />
+        ),
+      },
       { name: 'listed: all', node: <TaskListView items={items} onDismiss={() => {}} /> },
     ];
   },

@@ -25,7 +25,7 @@ export const Interactive: Story = {
       <TaskListView
         {...args}
         items={shown}
-        onDismiss={(id) => setShown((current) => current.filter((item) => item.entry.id !== id))}
+        onDismiss={(id) => setShown((current) => current.filter((item) => item.entry?.id !== id))}
       />
     );
   },
@@ -39,7 +39,10 @@ export const Interactive: Story = {
   },
 };
 
-/** Every state, light and dark: empty, and one task queued, running, completed and failed. */
+/**
+ * Every state, light and dark: empty, one task queued, running, completed and failed, a task whose
+ * reads failed for good, and a start whose outcome is unknown.
+ */
 export const AllStates: Story = {
   render: () => (
     <TaskwireMessagesProvider locale="en">
@@ -49,7 +52,7 @@ export const AllStates: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getAllByText('No tasks yet.')).toHaveLength(2);
     const all = canvas.getAllByRole('list', { name: 'Tasks' });
-    await expect(all).toHaveLength(2 * 5);
+    await expect(all).toHaveLength(2 * 7);
     const [firstAll] = all.filter((list) => within(list).queryAllByRole('listitem').length === 4);
     if (!firstAll) throw new Error('no full list');
     await expect(
