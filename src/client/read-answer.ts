@@ -11,10 +11,16 @@ import { failureSchema, jsonObjectSchema, type TaskStatus } from '../protocol/re
 import { TaskwireError } from './errors.js';
 import { abortedError, noop, raceAbort } from './abort.js';
 import { protocolError } from './error-factories.js';
-import type { Sent } from './request.js';
 
 /** The most of an error body kept in `TaskwireError.body`: 64 KiB, enough for any proxy's page. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** An answer, and the request it answers as messages name it: `GET https://…/result`. */
+export interface Sent {
+  response: Response;
+  /** The method and the URL (origin and path, never the query), for messages. */
+  where: string;
+}
 
 /** Drops an answer's body so its connection can be reused or closed. */
 export async function discardBody(response: Response): Promise<void> {

@@ -6,7 +6,7 @@
 import { TaskwireError } from './errors.js';
 import { abortedError, raceAbort } from './abort.js';
 import { networkError, refusal, withoutQuery } from './error-factories.js';
-import { discardBody } from './read-answer.js';
+import { discardBody, type Sent } from './read-answer.js';
 import type { TokenSource } from './types.js';
 import type { ActivityFeed, CallRecord } from './activity-types.js';
 
@@ -42,13 +42,6 @@ interface OutgoingRequest {
   signal: AbortSignal;
   /** The call the request belongs to, with its task id when known (for errors and activity). */
   call: CallRecord;
-}
-
-/** An answer, and the request it answers as messages name it: `GET https://…/result`. */
-export interface Sent {
-  response: Response;
-  /** The method and the URL (origin and path, never the query), for messages. */
-  where: string;
 }
 
 /** Bytes a header value may hold: `Headers` throws (quoting the value) on CR, LF, NUL or non-Latin-1. */

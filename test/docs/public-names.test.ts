@@ -55,6 +55,7 @@ const publicNames: Record<string, string[]> = {
     'TaskJournalOptions',
     'TaskJournalStart',
     'TaskJournalStorage',
+    'TaskJournalStorageArea',
     'TaskJournalSubmitBody',
     'TaskList',
     'TaskListItem',
