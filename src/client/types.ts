@@ -60,7 +60,11 @@ export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
   maxResponseBytes?: number;
   /** Per-task schemas: type the methods by task name and validate params and results. */
   tasks?: Tasks;
-  /** The largest stream event accepted, in bytes. Defaults to `16 * 1024 * 1024`. */
+  /**
+   * The largest stream event accepted; a larger one is refused while it arrives (`protocol`).
+   * Counted as the stream parser holds it, in characters (as many as bytes for ASCII, never more).
+   * Defaults to `16 * 1024 * 1024`.
+   */
   maxEventBytes?: number;
   /**
    * The most streams to this service's origin open at once across the tabs of one browser (held as
