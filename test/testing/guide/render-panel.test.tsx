@@ -4,7 +4,7 @@
  * the reference service in-process, the network's trouble put in by `withFaults` and what reached
  * the service read from `recordRequests`. No mock of anything. Runs in jsdom and in Chromium.
  */
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReferenceService, type ReferenceService } from '../../../src/reference/index.js';
@@ -41,7 +41,12 @@ describe('RenderPanel', () => {
       service: withFaults(service, [{ endpoint: 'stream', cutAfterEvents: 3 }]),
     });
     await userEvent.click(screen.getByRole('button', { name: 'Render video' }));
-    expect(await screen.findByText('Reconnecting…')).toBeInTheDocument();
+    // After the break the outcome is read with Get Result; while those reads answer, the bar
+    // goes on as running (it says reconnecting only while they fail).
+    await waitFor(() =>
+      expect(service.requests.some((request) => request.method === 'GET')).toBe(true),
+    );
+    expect(screen.queryByText('Reconnecting…')).not.toBeInTheDocument();
     await screen.findByRole('link', { name: 'Watch the video' }, slow);
     const posts = service.requests.filter((request) => request.method === 'POST');
     expect(posts.map((request) => request.path)).toEqual(['/workflows/render-video/stream']);
