@@ -92,8 +92,9 @@ export function describeScreenOverMsw(network: MockNetwork): void {
       await userEvent.click(screen.getByRole('button', { name: 'Render video' }));
       // After the break the outcome is read with Get Result; while those reads answer, the bar
       // goes on as running (it says reconnecting only while they fail).
-      await waitFor(() =>
-        expect(served.requests.some((request) => request.method === 'GET')).toBe(true),
+      await waitFor(
+        () => expect(served.requests.some((request) => request.method === 'GET')).toBe(true),
+        slow,
       );
       expect(screen.queryByText('Reconnecting…')).not.toBeInTheDocument();
       await screen.findByRole('link', { name: 'Watch the video' }, slow);
