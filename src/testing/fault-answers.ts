@@ -138,10 +138,11 @@ export function cutAfterEvents(response: Response, limit: number): Response {
         else if (cut > 0) controller.enqueue(value.subarray(0, cut));
       },
       cancel: (reason) => reader.cancel(reason),
-      // No read ahead: pull runs only when the reader downstream asks for more. With the default
-      // (one chunk ahead) the break came while the last event was still on its way through a stream
-      // in between (msw's clone of the answer, a pipe to a service worker), and erroring that stream
-      // dropped the event from its queue.
+      // No read ahead: pull runs only when the reader downstream asks for more, so the break is
+      // not written before that reader has the last event (msw's clone of the answer in Node
+      // dropped it from its queue otherwise). Through a service worker the page's fetch still
+      // throws away what it has not read when the body fails, so there taskwireHandlers passes
+      // the break on as the end of the body.
     },
     new CountQueuingStrategy({ highWaterMark: 0 }),
   );

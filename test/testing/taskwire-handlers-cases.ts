@@ -7,7 +7,7 @@
  * few tests that exist for one of them alone.
  */
 import type { RequestHandler } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import {
   createReferenceService,
@@ -149,6 +149,46 @@ export function describeTaskwireHandlers(
         expect(ended).toMatchObject({ name: 'TaskwireError', code: 'network' });
       },
     );
+
+    it('hands the events before a cutAfterEvents break to a reader that comes late', async () => {
+      // The race above made sure of: the reader starts only once the task has ended, long after
+      // the break was written. In Chromium a service worker's answer that fails throws away the
+      // bytes the page has not read yet, so the break must reach the page after its events.
+      const { client } = serve([{ endpoint: 'stream', cutAfterEvents: 1 }]);
+      const response = await fetch(`${BASE}/workflows/burst/stream`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${DEMO_USER_TOKEN}`,
+          'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify({ params: {} }),
+      });
+      const taskId = response.headers.get('x-task-id')!;
+      await vi.waitFor(async () => {
+        expect(await client.getResult('burst', taskId)).toMatchObject({ status: 'COMPLETED' });
+      });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const ended = await (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return 'ended';
+          text += decoder.decode(value, { stream: true });
+        }
+      })().catch((error: unknown) => error);
+      expect(text.match(/^data:.*$/gm)?.map((line) => JSON.parse(line.slice(5)))).toMatchObject([
+        { type: 'task.progress', percent: 20 },
+      ]);
+      // Under msw's Node server the body fails as a broken connection does; through msw's service
+      // worker the break comes as the end of the body, after its events.
+      const throughWorker =
+        typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null;
+      if (throughWorker) expect(ended).toBe('ended');
+      else expect(ended).toBeInstanceOf(TypeError);
+    });
 
     it('passes /openapi.json through as the service answers it', async () => {
       const { service } = serve();
