@@ -6,6 +6,7 @@
 // `taskwireHandlers` fails, saying how to install msw.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
+import { headingAnchorsOf, relativeLinksOf } from '../support/markdown-anchors.mjs';
 import { linkPackages } from './install-package.mjs';
 import { runProcess } from './run-process.mjs';
 
@@ -14,34 +15,6 @@ export function checkPublishedManifest(manifest) {
   const left = ['scripts', 'devDependencies'].filter((field) => field in manifest);
   if (left.length > 0)
     throw new Error(`The published package.json holds ${left.join(' and ')}, for files it lacks.`);
-}
-
-/** The anchors GitHub and npm give the headings of `markdown`. */
-function headingAnchorsOf(markdown) {
-  const anchors = new Set();
-  const seen = new Map();
-  let inFence = false;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('```')) inFence = !inFence;
-    const heading = inFence ? null : /^#{1,6} (.*)$/.exec(line);
-    if (!heading?.[1]) continue;
-    const slug = heading[1]
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-      .replace(/ /g, '-');
-    const count = seen.get(slug) ?? 0;
-    seen.set(slug, count + 1);
-    anchors.add(count === 0 ? slug : `${slug}-${count}`);
-  }
-  return anchors;
-}
-
-/** The links of `markdown` outside code that have no scheme (`https:`, `mailto:`). */
-function relativeLinksOf(markdown) {
-  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
-    .map(([, href]) => href)
-    .filter((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href));
 }
 
 /**
@@ -59,9 +32,11 @@ export function checkPackageLinks(packageRoot) {
   const broken = [];
   let count = 0;
   for (const page of pages) {
-    for (const href of relativeLinksOf(readFileSync(join(packageRoot, page), 'utf8'))) {
+    for (const { target, anchor } of relativeLinksOf(
+      readFileSync(join(packageRoot, page), 'utf8'),
+    )) {
       count += 1;
-      const [target, anchor] = href.split('#', 2);
+      const href = anchor === undefined ? target : `${target}#${anchor}`;
       const file = target === '' ? page : normalize(join(dirname(page), target));
       if (file.startsWith('..') || !existsSync(join(packageRoot, file))) {
         broken.push(`${page} → ${href} (no such file in the package)`);

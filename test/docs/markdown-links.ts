@@ -1,39 +1,11 @@
 /**
- * Reading the links and headings of a Markdown page as GitHub and npm show it, shared by the docs
- * tests and the consumer test's check of the unpacked package (test/consumer/check-package-files.mjs
- * has its own copy in plain JavaScript, since it runs without a TypeScript loader).
+ * Markdown pages as the docs tests read them: the headings and links of a page (shared with the
+ * consumer test's check of the unpacked package, in test/support/markdown-anchors.mjs), and a test
+ * file as a guide shows it.
  */
 import { readFileSync } from 'node:fs';
 
-/** The anchors of `markdown`'s headings as GitHub makes them (lower case, punctuation dropped, `-1` after repeats). */
-export function headingAnchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  let inFence = false;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('```')) inFence = !inFence;
-    const heading = inFence ? null : /^#{1,6} (.*)$/.exec(line);
-    if (!heading?.[1]) continue;
-    const slug = heading[1]
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-      .replace(/ /g, '-');
-    const count = seen.get(slug) ?? 0;
-    seen.set(slug, count + 1);
-    anchors.add(count === 0 ? slug : `${slug}-${count}`);
-  }
-  return anchors;
-}
-
-/** Every link of `markdown` outside code that is neither a URL with a scheme nor a mail address. */
-export function relativeLinksOf(markdown: string): { target: string; anchor?: string }[] {
-  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].flatMap(([, href = '']) => {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return [];
-    const [target = '', anchor] = href.split('#', 2);
-    return [anchor === undefined ? { target } : { target, anchor }];
-  });
-}
+export { headingAnchorsOf, relativeLinksOf } from '../support/markdown-anchors.mjs';
 
 /** Each entry of package.json's `exports` by the source its build comes from: `src/client/index.js` → `taskwire/client`. */
 const entryOfSource: ReadonlyMap<string, string> = (() => {

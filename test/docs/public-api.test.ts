@@ -10,6 +10,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { Logger, LogLevel } from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { headingAnchorsOf } from '../support/markdown-anchors.mjs';
 import {
   convertApiReference,
   documentationOf,
@@ -148,21 +149,7 @@ describe('public API', () => {
   it('points every in-page link of the README at one of its headings', () => {
     // GitHub's anchors: the heading's text, lower case, punctuation dropped, spaces as hyphens, and
     // -1, -2… after repeats. Lines inside code fences are no headings.
-    const anchors = new Set<string>();
-    const seen = new Map<string, number>();
-    let inFence = false;
-    for (const line of readme.split('\n')) {
-      if (line.startsWith('```')) inFence = !inFence;
-      const heading = inFence ? null : /^#{1,6} (.*)$/.exec(line);
-      if (!heading?.[1]) continue;
-      const slug = heading[1]
-        .toLowerCase()
-        .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-        .replace(/ /g, '-');
-      const count = seen.get(slug) ?? 0;
-      seen.set(slug, count + 1);
-      anchors.add(count === 0 ? slug : `${slug}-${count}`);
-    }
+    const anchors = headingAnchorsOf(readme);
     const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1] ?? '');
     expect(links.length).toBeGreaterThan(0);
     expect(
