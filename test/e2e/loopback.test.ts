@@ -209,15 +209,27 @@ describe('reference server on loopback', () => {
       },
     });
 
-    const response = await fetch(`${url}/workflows/echo/submit`, {
+    const answer = await fetch(`${url}/workflows/echo/submit`, {
       method: 'POST',
       headers: JSON_AUTH,
       body,
       duplex: 'half',
-    } as RequestInit);
+    } as RequestInit).then(
+      async (response) => ({ status: response.status, body: await response.json() }),
+      (error: unknown) => error,
+    );
 
-    expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ reason: 'PAYLOAD_TOO_LARGE' });
+    // The server stops reading and closes the connection after its 413, while fetch may still be
+    // writing: HTTP/1.1 lets that reset reach the client before the answer it has not parsed yet
+    // (fetch then fails with EPIPE or ECONNRESET; a client reading as it writes always sees the 413,
+    // test/reference/node-handler.test.ts). Either way, the server never read the body whole.
+    if (answer instanceof Error) {
+      expect((answer.cause as NodeJS.ErrnoException | undefined)?.code).toMatch(
+        /^(EPIPE|ECONNRESET)$/,
+      );
+    } else {
+      expect(answer).toMatchObject({ status: 413, body: { reason: 'PAYLOAD_TOO_LARGE' } });
+    }
     expect(offered).toBeLessThan(16 * 1024 * 1024);
   });
 

@@ -129,9 +129,12 @@ export function webLocksCases(space: () => LockSpace, { canCloseTab = false } = 
     const name = fresh('steal');
     const held = gate();
     const holder = a.request(name, () => held.opened);
+    // Handled from the start: the holder's promise rejects while the steal is still being awaited,
+    // and a rejection left without a handler until then is reported as unhandled by the browser.
+    const holderLearns = expect(holder).rejects.toMatchObject({ name: 'AbortError' });
     await Promise.resolve();
     await expect(b.request(name, { steal: true }, (lock) => lock?.name)).resolves.toBe(name);
-    await expect(holder).rejects.toMatchObject({ name: 'AbortError' });
+    await holderLearns;
     held.open();
   });
 
