@@ -4,6 +4,7 @@
  * with several faults gets, so it is written out here, step by step, rather than spread over the
  * endpoints.
  */
+import { readLimitedBody } from '../protocol/read-limited-body.js';
 import {
   authenticate,
   checkJsonContentType,
@@ -19,7 +20,6 @@ import { answerStream } from './endpoints/stream.js';
 import { answerSubmit } from './endpoints/submit.js';
 import { matchRoute, methodOf } from './match-route.js';
 import { parseJsonBody } from './parse-json-body.js';
-import { readLimitedBody } from './read-limited-body.js';
 import type { ServiceContext, TaskCall } from './service-context.js';
 import { ServiceError } from './service-error.js';
 import { submitFingerprint } from './submit-fingerprint.js';
@@ -27,12 +27,13 @@ import { validateNotification } from './validate-notification.js';
 
 /** The body's bytes; throws 413 past `limit`, and 400 when the body cannot be read at all. */
 async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  try {
-    return await readLimitedBody(request, limit);
-  } catch (error) {
-    if (error instanceof ServiceError) throw error;
+  const body = await readLimitedBody(request, limit).catch(() => {
     throw new ServiceError(400, 'MALFORMED_BODY', 'The body could not be read.');
+  });
+  if (body.outcome === 'too-large') {
+    throw new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes.`);
   }
+  return body.bytes;
 }
 
 /**

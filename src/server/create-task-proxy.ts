@@ -6,6 +6,7 @@
  * (never cookies), redirects are never followed, and every request has a deadline and a body limit.
  */
 import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import { readLimitedBody } from '../protocol/read-limited-body.js';
 import {
   PASSED_ANSWER_HEADERS,
   PASSED_REQUEST_HEADERS,
@@ -13,7 +14,6 @@ import {
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
 import { matchProxyRoute, proxyMethodOf, routePath, type ProxyRoute } from './proxy-route.js';
-import { readRequestBody } from './read-request-body.js';
 import { relayBody } from './relay-body.js';
 
 /** A token, or a function called for every request that returns it (or a promise of it). */
@@ -286,16 +286,16 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     }
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (method === 'POST') {
-      const reading = await readRequestBody(request, maxBodyBytes);
+      const reading = await readLimitedBody(request, maxBodyBytes).catch(() => undefined);
+      if (reading === undefined) {
+        return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
+      }
       if (reading.outcome === 'too-large') {
         return proxyError(
           413,
           'PAYLOAD_TOO_LARGE',
           `The body is larger than ${maxBodyBytes} bytes.`,
         );
-      }
-      if (reading.outcome === 'unreadable') {
-        return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
       }
       body = reading.bytes;
     }
