@@ -8,6 +8,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskResult } from '../../src/react/index.js';
 import { createHarness } from './harness.js';
+import { step, until } from '../support/step-fake-clock.js';
 
 let harness: ReturnType<typeof createHarness>;
 beforeEach(() => {
@@ -23,25 +24,6 @@ afterEach(async () => {
 });
 
 const gets = () => harness.count(/^GET .*\/result$/);
-
-/** Advances the simulated clock by `ms`, letting answers and renders through. */
-async function step(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  });
-}
-
-/** Steps 10 ms at a time until `done`; the simulated time it took. */
-async function until(done: () => boolean, limitMs = 10_000): Promise<number> {
-  let waited = 0;
-  while (!done()) {
-    if (waited >= limitMs) throw new Error(`not within ${String(limitMs)} ms of simulated time`);
-    await step(10);
-    waited += 10;
-  }
-  return waited;
-}
 
 describe('useTaskResult offline', () => {
   it('polls nothing while the browser is offline, and at once when it is back', async () => {

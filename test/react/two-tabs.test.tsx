@@ -7,7 +7,7 @@
  * transport; the service's `Retry-After` hint is taken off the answers so that the polling policy's
  * fixed interval sets the pace.
  */
-import { act, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   TaskList,
@@ -24,9 +24,12 @@ import {
   tabJournal,
 } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
+import { step, until } from '../support/step-fake-clock.js';
 
 /** A fixed interval: the policy's floor and ceiling alike. */
 const INTERVAL_MS = 200;
+/** `until`'s step in these tests: a quarter of the polling interval. */
+const quarterInterval = { stepMs: INTERVAL_MS / 4 };
 const POLLING: PollingPolicyOptions = { minIntervalMs: INTERVAL_MS, maxIntervalMs: INTERVAL_MS };
 
 let space: InMemoryWebLocks;
@@ -41,25 +44,6 @@ afterEach(async () => {
   vi.useRealTimers();
   await closeJournalPages();
 });
-
-/** Advances the simulated clock by `ms`, letting channel messages and renders through. */
-async function step(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  });
-}
-
-/** Steps a quarter interval at a time until `done`, for at most `limitMs` of simulated time. */
-async function until(done: () => boolean, limitMs = 10_000): Promise<number> {
-  let waited = 0;
-  while (!done()) {
-    if (waited >= limitMs) throw new Error(`not within ${String(limitMs)} ms of simulated time`);
-    await step(INTERVAL_MS / 4);
-    waited += INTERVAL_MS / 4;
-  }
-  return waited;
-}
 
 const shows = (tab: string, text: string | RegExp) => () => {
   const content = screen.queryByTestId(tab)?.textContent ?? '';
@@ -122,7 +106,7 @@ async function watchInTwoTabs(options: { sharePolling?: boolean } = {}, params =
   const second = tabs.openTab('second');
   const { id } = await first.client.submit('render-video', params);
   const firstView = render(<Watcher tab="first" id={id} />, { wrapper: first.wrapper });
-  await until(shows('first', /IN_PROGRESS/));
+  await until(shows('first', /IN_PROGRESS/), quarterInterval);
   const secondMounted = Date.now();
   render(<Watcher tab="second" id={id} />, { wrapper: second.wrapper });
   return { ...tabs, first, second, id, firstView, secondMounted };
@@ -131,8 +115,8 @@ async function watchInTwoTabs(options: { sharePolling?: boolean } = {}, params =
 describe('two tabs watching one task', () => {
   it('make the Get Result requests of one tab, and both show every record and the result', async () => {
     const { first, second, id, secondMounted, getsSince } = await watchInTwoTabs();
-    const took = await until(shows('second', /COMPLETED/));
-    await until(shows('first', /COMPLETED/));
+    const took = await until(shows('second', /COMPLETED/), quarterInterval);
+    await until(shows('first', /COMPLETED/), quarterInterval);
     // The first tab polled; the second read nothing itself.
     expect(first.gets().length).toBeGreaterThan(4);
     expect(second.gets()).toHaveLength(0);
@@ -149,7 +133,7 @@ describe('two tabs watching one task', () => {
 
   it('each poll for itself when the journal does not share polling (the control)', async () => {
     const { second, secondMounted, getsSince } = await watchInTwoTabs({ sharePolling: false });
-    const took = await until(shows('second', /COMPLETED/));
+    const took = await until(shows('second', /COMPLETED/), quarterInterval);
     // Without sharing, the second tab keeps a schedule of its own: the requests of two tabs.
     expect(second.gets().length).toBeGreaterThan(4);
     expect(getsSince(secondMounted).length).toBeGreaterThan(Math.ceil(took / INTERVAL_MS) + 1);
@@ -157,7 +141,7 @@ describe('two tabs watching one task', () => {
 
   it('hand the poll over when the polling tab closes, and the other reaches the final record', async () => {
     const { first, second, firstView } = await watchInTwoTabs();
-    await until(() => first.gets().length > 3);
+    await until(() => first.gets().length > 3, quarterInterval);
     expect(second.gets()).toHaveLength(0);
 
     // The first tab closes: its page hides, then goes, and the browser releases its locks.
@@ -167,7 +151,7 @@ describe('two tabs watching one task', () => {
     window.dispatchEvent(new Event('pagehide'));
     space.closeTab('first');
 
-    await until(shows('second', /COMPLETED/));
+    await until(shows('second', /COMPLETED/), quarterInterval);
     // The second took over within one interval (two, for the poll already due) and polled on.
     const taken = second.gets().find((get) => get.at >= closedAt);
     expect((taken?.at ?? Infinity) - closedAt).toBeLessThanOrEqual(2 * INTERVAL_MS);
@@ -177,12 +161,12 @@ describe('two tabs watching one task', () => {
 
   it('read for themselves within the ceiling when the polling tab freezes holding the poll', async () => {
     const { first, second, firstView } = await watchInTwoTabs({}, { frames: 30, frameMs: 1000 });
-    await until(() => first.gets().length > 2);
+    await until(() => first.gets().length > 2, quarterInterval);
 
     // Frozen: it polls no more, says nothing, and keeps its lock.
     const stoppedAt = Date.now();
     firstView.unmount();
-    await until(shows('second', /COMPLETED/));
+    await until(shows('second', /COMPLETED/), quarterInterval);
     const taken = second.gets().find((get) => get.at >= stoppedAt);
     // Never later than the policy's ceiling (and one interval for the poll to come due).
     expect((taken?.at ?? Infinity) - stoppedAt).toBeLessThanOrEqual(2 * INTERVAL_MS);
@@ -202,12 +186,12 @@ describe('two tabs watching one task', () => {
       );
     }
     render(<List tab="first" />, { wrapper: first.wrapper });
-    await until(shows('first', /IN_PROGRESS/));
+    await until(shows('first', /IN_PROGRESS/), quarterInterval);
     const secondMounted = Date.now();
     // The second tab finds the task in the journal the two share.
     render(<List tab="second" />, { wrapper: second.wrapper });
-    const took = await until(shows('second', `${id} COMPLETED`));
-    await until(shows('first', `${id} COMPLETED`));
+    const took = await until(shows('second', `${id} COMPLETED`), quarterInterval);
+    await until(shows('first', `${id} COMPLETED`), quarterInterval);
     expect(second.gets()).toHaveLength(0);
     expect(getsSince(secondMounted).length).toBeLessThanOrEqual(Math.ceil(took / INTERVAL_MS) + 1);
   });
@@ -249,7 +233,7 @@ describe('two users in one browser', () => {
     }
     render(<List tab="alice" />, { wrapper: alice.wrapper });
     render(<List tab="bob" />, { wrapper: bob.wrapper });
-    await until(shows('alice', aliceTask));
+    await until(shows('alice', aliceTask), quarterInterval);
     await step(5 * INTERVAL_MS);
     expect(screen.getByTestId('bob')).toHaveTextContent(/^$/);
     // Bob's tab neither read Alice's task nor took a record of it into its cache.
@@ -290,7 +274,7 @@ describe('two users in one browser', () => {
         <Page client={alice.client} />
       </QueryClientProvider>,
     );
-    await until(shows('tab', `${aliceTask} IN_PROGRESS`));
+    await until(shows('tab', `${aliceTask} IN_PROGRESS`), quarterInterval);
     view.rerender(
       <QueryClientProvider client={alice.queryClient}>
         <Page client={bob.client} />
@@ -299,7 +283,7 @@ describe('two users in one browser', () => {
     const switchedAt = Date.now();
     await step(0);
     expect(screen.getByTestId('tab')).not.toHaveTextContent(aliceTask);
-    await until(shows('tab', `${bobTask} COMPLETED`));
+    await until(shows('tab', `${bobTask} COMPLETED`), quarterInterval);
     // After the switch no request asked for Alice's task: no 404 for a task of another user.
     expect(tabs.gets.filter((get) => get.at > switchedAt && get.id === aliceTask)).toEqual([]);
     expect(screen.getByTestId('tab')).not.toHaveTextContent(aliceTask);

@@ -17,6 +17,7 @@ import {
   type TaskJournal,
 } from '../../src/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
+import { step, until } from '../support/step-fake-clock.js';
 
 /** What the fake Notification API saw. */
 const shown: Array<{ title: string; options: NotificationOptions | undefined }> = [];
@@ -78,26 +79,6 @@ function setup(options: { journal?: boolean; retryAfter?: boolean } = {}) {
 }
 
 const fast = { minIntervalMs: 20, maxIntervalMs: 40 };
-/** Advances the simulated clock by `ms`, letting answers and renders through. */
-async function step(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  });
-}
-
-/** Steps 10 ms of simulated time at a time until `assertion` holds, for at most `limitMs`. */
-async function until(assertion: () => unknown, limitMs = 10_000): Promise<void> {
-  for (let waited = 0; ; waited += 10) {
-    try {
-      await assertion();
-      return;
-    } catch (error) {
-      if (waited >= limitMs) throw error;
-    }
-    await step(10);
-  }
-}
 const statusOf = (journal: TaskJournal | undefined, scope: string, id: string) =>
   journal?.entries(scope).find((entry) => entry.id === id)?.status;
 

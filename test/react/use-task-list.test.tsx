@@ -20,6 +20,7 @@ import {
 import { withFaults } from '../../src/testing/index.js';
 import { mapStorage } from '../support/map-storage.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
+import { step, until } from '../support/step-fake-clock.js';
 
 beforeEach(() => {
   // Timers and the clock only: setImmediate stays real, so the service's answers come through.
@@ -52,26 +53,6 @@ function setup(options: { journal?: boolean; timeScale?: number } = {}) {
 }
 
 const fast = { minIntervalMs: 20 };
-/** Advances the simulated clock by `ms`, letting answers and renders through. */
-async function sleep(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  });
-}
-
-/** Steps 10 ms of simulated time at a time until `assertion` holds, for at most `limitMs`. */
-async function waitFor(assertion: () => unknown, limitMs = 10_000): Promise<void> {
-  for (let waited = 0; ; waited += 10) {
-    try {
-      await assertion();
-      return;
-    } catch (error) {
-      if (waited >= limitMs) throw error;
-    }
-    await sleep(10);
-  }
-}
 
 describe('useTaskList', () => {
   it('is an empty list without a journal, and asks nothing', async () => {
@@ -79,7 +60,7 @@ describe('useTaskList', () => {
     await start('echo', { message: 'hi' });
     const { result } = renderHook(() => useTaskList(), { wrapper });
     expect(result.current).toEqual([]);
-    await sleep(50);
+    await step(50);
     expect(polls).toEqual([]);
   });
 
@@ -104,14 +85,14 @@ describe('useTaskList', () => {
     expect(result.current.map(({ entry }) => entry?.id)).toEqual([slow, failing, echo]);
     expect(result.current.every(({ record }) => record === undefined)).toBe(true);
 
-    await waitFor(
+    await until(
       () =>
         expect(result.current.map(({ entry }) => entry?.status)).toEqual([
           'IN_PROGRESS',
           'FAILED',
           'COMPLETED',
         ]),
-      5000,
+      { limitMs: 5000 },
     );
     const [slowItem, failingItem, echoItem] = result.current;
     expect(slowItem?.record?.status).toBe('IN_PROGRESS');
@@ -136,30 +117,30 @@ describe('useTaskList', () => {
     const { wrapper, start, pollsOf } = setup();
     const id = await start('render-video', { frames: 6, frameMs: 100 });
     const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
-    await waitFor(() => expect(result.current[0]?.entry?.status).toBe('COMPLETED'), 8000);
+    await until(() => expect(result.current[0]?.entry?.status).toBe('COMPLETED'), {
+      limitMs: 8000,
+    });
     expect(result.current[0]?.record?.progress.percent).toBe(100);
     expect(result.current[0]?.record?.usage?.credits).toBe(3);
     const atEnd = pollsOf(id);
-    await sleep(400);
+    await step(400);
     expect(pollsOf(id)).toBe(atEnd);
   });
 
   it('reads a terminal entry once when no record is cached, and never polls it', async () => {
     const { wrapper, start, pollsOf, journal, client } = setup();
     const id = await start('echo', { message: 'once' });
-    await waitFor(async () =>
-      expect((await client.getResult('echo', id)).status).toBe('COMPLETED'),
-    );
+    await until(async () => expect((await client.getResult('echo', id)).status).toBe('COMPLETED'));
     journal?.update(client.scope, id, { status: 'COMPLETED' });
     const before = pollsOf(id);
     const { result, unmount } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
-    await waitFor(() => expect(result.current[0]?.record?.status).toBe('COMPLETED'));
-    await sleep(300);
+    await until(() => expect(result.current[0]?.record?.status).toBe('COMPLETED'));
+    await step(300);
     expect(pollsOf(id) - before).toBe(1);
     // Mounted again over the cached record: no request at all.
     unmount();
     renderHook(() => useTaskList({ polling: fast }), { wrapper });
-    await sleep(100);
+    await step(100);
     expect(pollsOf(id) - before).toBe(1);
   });
 
@@ -173,8 +154,8 @@ describe('useTaskList', () => {
       }),
       { wrapper },
     );
-    await waitFor(() => expect(result.current.watched.data?.status).toBe('IN_PROGRESS'));
-    await sleep(2500);
+    await until(() => expect(result.current.watched.data?.status).toBe('IN_PROGRESS'));
+    await step(2500);
     const query = queryClient
       .getQueryCache()
       .find({ queryKey: taskwireKeys.result(client.scope, 'slow-report', id), exact: true });
@@ -189,7 +170,7 @@ describe('useTaskList', () => {
     }
     unmount();
     const atUnmount = pollsOf(id);
-    await sleep(1200);
+    await step(1200);
     expect(pollsOf(id)).toBe(atUnmount);
   });
 
@@ -206,7 +187,9 @@ describe('useTaskList', () => {
     await act(() =>
       result.current.submit.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } }),
     );
-    await waitFor(() => expect(result.current.list[0]?.entry?.status).toBe('COMPLETED'), 5000);
+    await until(() => expect(result.current.list[0]?.entry?.status).toBe('COMPLETED'), {
+      limitMs: 5000,
+    });
     const id = result.current.list[0]?.entry?.id ?? '';
     expect(result.current.list[0]?.entry).toMatchObject({ key: 'translation', mode: 'submit' });
 
@@ -230,14 +213,14 @@ describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
       startedAt: Date.now(),
     });
     const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
-    await waitFor(() => expect(result.current[0]?.error?.status).toBe(404));
+    await until(() => expect(result.current[0]?.error?.status).toBe(404));
     expect(result.current[0]?.entry?.id).toBe('gone-task');
     // Asking again will not heal it: polling stopped.
     const asked = pollsOf('gone-task');
-    await sleep(200);
+    await step(200);
     expect(pollsOf('gone-task')).toBe(asked);
     render(<TaskList />, { wrapper });
-    await waitFor(() => screen.getByText('No longer at the service'));
+    await until(() => screen.getByText('No longer at the service'));
     const line = screen.getByText('No longer at the service');
     expect(line.closest('li')).toHaveAttribute('data-state', 'error');
     expect(line.closest('li')).not.toHaveTextContent('Queued');
@@ -254,7 +237,7 @@ describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
     const { result } = renderHook(() => useTaskList(), { wrapper });
     expect(result.current).toEqual([{ start: expect.objectContaining({ key: 'render' }) }]);
     render(<TaskList />, { wrapper });
-    await waitFor(() => screen.getByText('Outcome unknown'));
+    await until(() => screen.getByText('Outcome unknown'));
     const line = screen.getByText('Outcome unknown');
     expect(line.closest('li')).toHaveAttribute('data-state', 'unknown');
     act(() => screen.getByRole('button', { name: /^Dismiss render-video/ }).click());
@@ -276,7 +259,7 @@ describe('useTaskList after a reload cut a stream’s start', () => {
       wrapper: first.wrapper,
     });
     act(() => stream.result.current.start({ frames: 5, frameMs: 100 }));
-    await waitFor(() => expect(stream.result.current.status).toBe('connecting'));
+    await until(() => expect(stream.result.current.status).toBe('connecting'));
     stream.unmount();
 
     const second = openJournalPage(service, { journal: createTaskJournal({ storage }) });

@@ -1,0 +1,37 @@
+/**
+ * Hook tests on fake timers (`vi.useFakeTimers` with `setImmediate` left real): the simulated clock
+ * moves in steps, and after each step a few real turns let the in-process service's answers,
+ * channel messages and React's renders through. Tests count in simulated time, never in a
+ * wall-clock window.
+ */
+import { act } from 'react';
+import { vi } from 'vitest';
+
+/** Advances the simulated clock by `ms`, letting answers, messages and renders through. */
+export async function step(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  });
+}
+
+/**
+ * Steps the simulated clock `stepMs` at a time (default 10) until `check` holds (it returns
+ * anything but `false` without throwing), and resolves to the simulated time that took; past
+ * `limitMs` (default 10 000) it fails with the check's last error.
+ */
+export async function until(
+  check: () => unknown,
+  { stepMs = 10, limitMs = 10_000 }: { stepMs?: number; limitMs?: number } = {},
+): Promise<number> {
+  for (let waited = 0; ; waited += stepMs) {
+    let failure: unknown = new Error(`not within ${String(limitMs)} ms of simulated time`);
+    try {
+      if ((await check()) !== false) return waited;
+    } catch (error) {
+      failure = error;
+    }
+    if (waited >= limitMs) throw failure;
+    await step(stepMs);
+  }
+}
