@@ -25,7 +25,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/ensure-chromium.mjs';
 import { declaredVersions, packPackage } from '../consumer/install-package.mjs';
-import { runProcess, stopProcesses } from '../consumer/run-process.mjs';
+import { runProcess } from '../consumer/run-process.mjs';
+import { describeError, startTestRun } from '../consumer/test-run.mjs';
 import {
   checkManyStreams,
   checkNoAppTokenInBrowser,
@@ -51,51 +52,7 @@ const log = (line) => console.log(line);
 // every child process inherits this.
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
-// Cleanup steps, run last-in first-out, once, whether the test passes, fails or is stopped.
-const cleanupSteps = [];
-let cleanup;
-function cleanUp() {
-  cleanup ??= (async () => {
-    stopProcesses();
-    for (const step of cleanupSteps.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.error('cleanup failed:', error);
-      }
-    }
-  })();
-  return cleanup;
-}
-function stopEarly(reason, exitCode) {
-  console.error(`\nNext.js consumer test stopped: ${reason}`);
-  void cleanUp().finally(() => process.exit(exitCode));
-}
-for (const [signal, exitCode] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-]) {
-  process.once(signal, () => stopEarly(signal, exitCode));
-}
-const deadline = setTimeout(
-  () => stopEarly(`still running after ${DEADLINE_MS} ms`, 1),
-  DEADLINE_MS,
-);
-
-const timings = [];
-async function timed(label, work) {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    timings.push([label, performance.now() - started]);
-  }
-}
-
-function describeError(error) {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
+const { cleanupSteps, timed, timings, run } = startTestRun('Next.js consumer test', DEADLINE_MS);
 
 /** A free loopback port, for `next start` (which wants one named). */
 function freePort() {
@@ -398,22 +355,4 @@ async function main() {
   log('Next.js consumer test passed');
 }
 
-const started = performance.now();
-main()
-  .catch((error) => {
-    console.error(describeError(error));
-    console.error('Next.js consumer test FAILED');
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await timed('clean up', cleanUp);
-    clearTimeout(deadline);
-    log(
-      `timings: ${timings.map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`).join(', ')}; ` +
-        `total ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    setTimeout(() => {
-      console.error(`Still open after the test: ${process.getActiveResourcesInfo().join(', ')}`);
-      process.exit(1);
-    }, 5_000).unref();
-  });
+run(main);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global process, console, performance, setTimeout, clearTimeout -- a Node script */
+/* global console -- a Node script */
 // The consumer test: `node test/consumer/run-consumer-test.mjs` after `npm run build`
 // (`npm run test:consumer` does both). It packs the package with `npm pack`, installs the tarball
 // into a fresh Vite React app written to a temporary folder (consumer-app.mjs), then, side by
@@ -26,60 +26,17 @@ import {
 } from './check-package-files.mjs';
 import { APP_PACKAGES, writeConsumerApp } from './consumer-app.mjs';
 import { declaredVersions, linkPackages, packPackage, unpackTarball } from './install-package.mjs';
-import { runNode, stopProcesses } from './run-process.mjs';
+import { runNode } from './run-process.mjs';
+import { describeError, startTestRun } from './test-run.mjs';
 
 const testRoot = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(testRoot, '..', '..');
 /** The whole test's time limit; it takes about 15 s. */
 const DEADLINE_MS = 180_000;
-/** How long the process may take to exit once done; longer means something was left open. */
-const EXIT_GRACE_MS = 5_000;
 
 const log = (line) => console.log(line);
 
-// Cleanup steps, run last-in first-out, once, whether the test passes, fails or is stopped.
-const cleanupSteps = [];
-let cleanup;
-function cleanUp() {
-  cleanup ??= (async () => {
-    stopProcesses();
-    for (const step of cleanupSteps.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.error('cleanup failed:', error);
-      }
-    }
-  })();
-  return cleanup;
-}
-
-function stopEarly(reason, exitCode) {
-  console.error(`\nconsumer test stopped: ${reason}`);
-  void cleanUp().finally(() => process.exit(exitCode));
-}
-
-for (const [signal, exitCode] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-]) {
-  process.once(signal, () => stopEarly(signal, exitCode));
-}
-const deadline = setTimeout(
-  () => stopEarly(`still running after ${DEADLINE_MS} ms`, 1),
-  DEADLINE_MS,
-);
-
-const timings = [];
-async function timed(label, work) {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    timings.push([label, performance.now() - started]);
-  }
-}
+const { cleanupSteps, timed, timings, run } = startTestRun('consumer test', DEADLINE_MS);
 
 /** The newest modification time of any file under `folder`. */
 function newestChange(folder) {
@@ -138,10 +95,6 @@ function appBundleSize(appRoot) {
     gzipBytes += gzipSync(content).length;
   }
   return { bytes, gzipBytes };
-}
-
-function describeError(error) {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 /** Type-checks the app (type-check-app.mjs) in a child process and says what it checked. */
@@ -292,23 +245,4 @@ async function main() {
   log('consumer test passed');
 }
 
-const started = performance.now();
-main()
-  .catch((error) => {
-    console.error(describeError(error));
-    console.error('consumer test FAILED');
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await timed('clean up', cleanUp);
-    clearTimeout(deadline);
-    log(
-      `timings: ${timings.map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`).join(', ')}; ` +
-        `total ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    // Everything is closed by now, so Node should exit at once; if it does not, say what holds it.
-    setTimeout(() => {
-      console.error(`Still open after the test: ${process.getActiveResourcesInfo().join(', ')}`);
-      process.exit(1);
-    }, EXIT_GRACE_MS).unref();
-  });
+run(main);
