@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createEventStreamReader,
   EventTooLargeError,
-} from '../../../src/client/stream/sse-reader.js';
+} from '../../../src/client/stream/task-event-stream.js';
 
 /** A message as these tests compare it: its data, and its id or `''`. */
 interface ServerSentMessage {
