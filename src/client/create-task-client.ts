@@ -13,9 +13,6 @@ import { checkTaskId, checkTaskName, requestBody } from './call-checks.js';
 import { checkResult, readEnvelope, type Sent } from './read-answer.js';
 import { send, type RequestContext } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
-import { BudgetedTaskStream } from './stream/budgeted-task-stream.js';
-import { followWith } from './stream/follow-by-polling.js';
-import { checkMaxOpenStreams, streamBudget } from './stream/stream-slots.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
 import { randomUuid } from '../protocol/random-uuid.js';
@@ -45,6 +42,8 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 45_000;
 /** The largest JSON answer read: 8 MiB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Streams open at once per origin: four, leaving two of a browser's six connections per host. */
+const DEFAULT_MAX_OPEN_STREAMS = 4;
 
 const taskRecordEnvelope = envelopeSchema(taskRecordSchema);
 const submitEnvelope = envelopeSchema(submitAnswerSchema);
@@ -104,6 +103,10 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   ] as const) {
     checkPositive(config[limit], limit);
   }
+  const maxOpenStreams = config.maxOpenStreams ?? DEFAULT_MAX_OPEN_STREAMS;
+  if (!Number.isInteger(maxOpenStreams) || maxOpenStreams < 1) {
+    throw new TypeError('createTaskClient: maxOpenStreams must be a whole number of at least 1.');
+  }
   if (config.scope !== undefined && typeof config.scope !== 'string') {
     throw new TypeError('createTaskClient: scope must be a string.');
   }
@@ -122,7 +125,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   };
   const executeTimeoutMs = config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
   const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const takeStreamSlot = streamBudget(baseUrl, checkMaxOpenStreams(config.maxOpenStreams));
+  const idleTimeoutMs = config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
 
   /** The task's schemas from the config's map, if it has an entry for it. */
   function schemaOf(task: unknown): TaskSchema | undefined {
@@ -200,6 +203,8 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   }
 
   const client = {
+    baseUrl,
+    maxOpenStreams,
     tasks: config.tasks,
     scope: config.scope ?? baseUrl,
     scopeIsExplicit: config.scope !== undefined,
@@ -265,25 +270,18 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       });
     },
 
+    /** Stream (docs/protocol.md, "Streams"): one POST, sent on the first `next()`, never twice. */
     stream(task: string, params: unknown, options: StreamOptions = {}) {
       // Checks run on the first `next()`, so a bad name or params reject it, never throw here.
-      // Under the stream budget (docs/protocol.md, "The stream budget"): over it, Submit and poll.
-      const idleTimeoutMs = config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
-      return new BudgetedTaskStream({
-        options,
-        takeSlot: takeStreamSlot,
-        openStream: ({ signal, onOpen }) =>
-          new TaskEventStream({
-            context,
-            task,
-            params,
-            schema: schemaOf(task),
-            maxEventBytes: config.maxEventBytes,
-            idleTimeoutMs,
-            signal,
-            onOpen,
-          }),
-        follow: followWith(client, task, params, idleTimeoutMs),
+      return new TaskEventStream({
+        context,
+        task,
+        params,
+        schema: schemaOf(task),
+        maxEventBytes: config.maxEventBytes,
+        idleTimeoutMs,
+        signal: options.signal,
+        onOpen: options.onOpen,
       });
     },
 

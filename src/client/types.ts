@@ -67,11 +67,12 @@ export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
    */
   maxEventBytes?: number;
   /**
-   * The most streams to this service's origin open at once across the tabs of one browser (held as
-   * Web Locks where the browser has them, else counted in the page), so streams never take all of
-   * the browser's six HTTP/1.1 connections per host. A stream started beyond it starts its task at
-   * once with Submit and follows it with Get Result: the same events, but custom events arrive as
-   * references `{ type, eventId }` without their payload (docs/protocol.md, "The stream budget").
+   * The most streams `useTaskStream` keeps open to this service's origin at once across the tabs of
+   * one browser (held as Web Locks where the browser has them, else counted in the page), so
+   * streams never take all of the browser's six HTTP/1.1 connections per host. A stream started
+   * beyond it starts its task at once with Submit and is followed with Get Result: the same states,
+   * but custom events arrive as references `{ type, eventId }` without their payload
+   * (docs/protocol.md, "The stream budget"). `client.stream()` itself always opens a connection.
    * A whole number of at least 1. Defaults to `4`.
    */
   maxOpenStreams?: number;
@@ -126,6 +127,10 @@ export interface TaskStream<Event> extends AsyncIterable<Event> {
 export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
   /** The per-task schemas the client was created with, if any. */
   readonly tasks: Tasks | undefined;
+  /** The service's base URL, as the config gave it (checked to hold no credentials). */
+  readonly baseUrl: string;
+  /** The stream budget of `useTaskStream`: the config's `maxOpenStreams`, or `4`. */
+  readonly maxOpenStreams: number;
   /** The scope of the client's query keys: the config's `scope`, or its `baseUrl`. */
   readonly scope: string;
   /**
@@ -153,7 +158,10 @@ export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
     id: string,
     options?: GetResultOptions,
   ): Promise<TaskRecord<TaskResult<Tasks, Name>>>;
-  /** Runs a task and streams its events; the POST is never sent twice. */
+  /**
+   * Runs a task and streams its events; the POST is never sent twice. Each call holds one
+   * connection while it runs: `useTaskStream` keeps the page's streams within `maxOpenStreams`.
+   */
   stream<Name extends TaskName<Tasks>>(
     task: Name,
     params: TaskParams<Tasks, Name>,

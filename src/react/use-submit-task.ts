@@ -2,9 +2,8 @@
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { TaskwireError } from '../client/errors.js';
-import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
 import type { SubmitAnswer } from '../protocol/start-answers.js';
-import { createSubmitCoalescer } from '../state/submit-coalescer.js';
+import { createSubmitCoalescer, submitRetryDelay } from '../state/submit-coalescer.js';
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
@@ -38,15 +37,6 @@ export type UseSubmitTaskResult<Params> = UseMutationResult<
   TaskwireError,
   SubmitTaskVariables<Params>
 >;
-
-/** The delay before retry number `attempt`: the service's `Retry-After`, else 1 s, 2 s, 4 s… up to 10 s. */
-export function submitRetryDelay(attempt: number, error: unknown): number {
-  const retryAfterMs = TaskwireError.isInstance(error) ? error.retryAfterMs : undefined;
-  // A service's hint is bounded before it reaches a timer (docs/protocol.md, "Get Result").
-  return retryAfterMs === undefined
-    ? Math.min(10_000, 1000 * 2 ** attempt)
-    : clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS);
-}
 
 /**
  * Submits a task. Each call gets an idempotency key of its own and its retries reuse it; a call with

@@ -7,6 +7,7 @@ import {
   type TaskStreamCallbacks,
 } from '../state/task-stream-controller.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
+import { streamSlots } from '../state/stream-slots.js';
 import { isTerminalStatus, type TaskRecord } from '../protocol/records.js';
 import type {
   TaskCustomEvent,
@@ -78,6 +79,11 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
     openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
+    // At most `maxOpenStreams` open per origin; over it, Submit and the shared poll.
+    streamBudget: {
+      takeSlot: streamSlots(client.baseUrl, client.maxOpenStreams),
+      submit: (params, submitOptions) => client.submit(task, params, submitOptions),
+    },
     // One task, one truth on a page: every view of the task reads this entry.
     onRecord: (record) =>
       queryClient.setQueryData<TaskRecord<Result>>(

@@ -1,9 +1,12 @@
 /**
  * Makes sure one intent to submit creates one task: a retry of the same call reuses its idempotency
  * key, and a call with the same content as one still in flight joins it (a double click, or a React
- * StrictMode double effect).
+ * StrictMode double effect). The wait before such a retry, shared by `useSubmitTask` and a stream
+ * over budget, is here too.
  */
+import { TaskwireError } from '../client/errors.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
+import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
 import { randomUuid } from '../protocol/random-uuid.js';
 
 /** What identifies a submit call. */
@@ -63,4 +66,13 @@ export function createSubmitCoalescer(newKey: () => string = randomUuid): Submit
       return promise;
     },
   };
+}
+
+/** The delay before retry number `attempt`: the service's `Retry-After`, else 1 s, 2 s, 4 s… up to 10 s. */
+export function submitRetryDelay(attempt: number, error: unknown): number {
+  const retryAfterMs = TaskwireError.isInstance(error) ? error.retryAfterMs : undefined;
+  // A service's hint is bounded before it reaches a timer (docs/protocol.md, "Get Result").
+  return retryAfterMs === undefined
+    ? Math.min(10_000, 1000 * 2 ** attempt)
+    : clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS);
 }

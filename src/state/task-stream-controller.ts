@@ -1,16 +1,20 @@
 /**
  * Runs one streamed task at a time and keeps its {@link TaskStreamState}: reduces every event, tells
  * subscribers at most once per frame, shows the final state at once or, when this frame has already
- * flushed, on the next one. When the connection breaks with a known task id, it reads the outcome
- * through its {@link WatchTaskRecord} instead of posting again (docs/protocol.md, "Streams"), so a
- * stream recovers the same way with or without React.
+ * flushed, on the next one. A run takes a slot of the stream budget first; over budget it starts the
+ * task with Submit and follows it through its {@link WatchTaskRecord} (docs/protocol.md, "The stream
+ * budget"). When a connection breaks with a known task id, it reads the outcome through the same
+ * watch instead of posting again (docs/protocol.md, "Streams"), so a stream recovers the same way
+ * with or without React. The frame scheduler lives here because nothing else needs it.
  */
 import { TaskwireError } from '../client/errors.js';
 import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
+import { randomUuid } from '../protocol/random-uuid.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
-import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+import type { ReleaseStreamSlot } from './stream-slots.js';
+import { submitRetryDelay } from './submit-coalescer.js';
 import {
   eventReferenceOf,
   initialTaskStreamState,
@@ -23,18 +27,125 @@ import {
 } from './task-stream-state.js';
 import type { WatchTaskRecord } from './watch-task-record.js';
 
+/*
+ * The frame scheduler coalesces many "state changed" signals into at most one flush per animation
+ * frame, so a fast stream does not cause a render per event. A state that should show promptly (a
+ * stream's final state) goes through `flushSoon`: at once when this frame has not flushed yet, else
+ * on the next frame, so it never adds a second flush to a frame.
+ */
+
+/** Schedules a callback at most once per frame. */
+export interface FrameScheduler {
+  /** Asks for a flush on the next frame; repeated calls before it are free. */
+  schedule(): void;
+  /**
+   * Flushes at once unless a flush already ran in this frame (since the last frame callback), in
+   * which case on the next frame. In a hidden document, which runs no frames, it flushes at once.
+   */
+  flushSoon(): void;
+  /** Flushes now whatever ran in this frame (for what a user did: start, stop), and drops the pending flush. */
+  flushNow(): void;
+  /** Cancels a pending flush without running it. */
+  cancel(): void;
+}
+
+type Cancel = () => void;
+
+/** Uses `requestAnimationFrame` where there is one (a browser tab), else a 16 ms timer (Node, tests). */
+function requestFrame(callback: () => void): Cancel {
+  if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
+    const handle = requestAnimationFrame(callback);
+    return () => cancelAnimationFrame(handle);
+  }
+  const handle = setTimeout(callback, 16);
+  return () => clearTimeout(handle);
+}
+
+/** Whether the document is hidden: a background tab runs no animation frames until it shows again. */
+function isDocumentHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/**
+ * Creates a {@link FrameScheduler} around `flush`. `request` asks for the next frame (defaults to
+ * `requestAnimationFrame`, or a 16 ms timer without it); `isHidden` says whether frames are paused
+ * (defaults to reading `document.visibilityState`).
+ */
+export function createFrameScheduler(
+  flush: () => void,
+  request: (callback: () => void) => Cancel = requestFrame,
+  isHidden: () => boolean = isDocumentHidden,
+): FrameScheduler {
+  // The frame asked for, if any. It runs a wanted flush, and it also marks where the frame in which
+  // the last flush ran is over: that is how `flushSoon` knows whether this frame has flushed.
+  let cancelFrame: Cancel | undefined;
+  let wanted = false;
+  let flushedThisFrame = false;
+  const awaitFrame = () => {
+    cancelFrame ??= request(onFrame);
+  };
+  const run = () => {
+    wanted = false;
+    flushedThisFrame = true;
+    // Even with nothing more to flush, learn when this frame ends (one idle frame after the last).
+    awaitFrame();
+    flush();
+  };
+  function onFrame() {
+    cancelFrame = undefined;
+    flushedThisFrame = false;
+    if (wanted) run();
+  }
+  const schedule = () => {
+    wanted = true;
+    awaitFrame();
+  };
+  return {
+    schedule,
+    flushSoon() {
+      if (flushedThisFrame && !isHidden()) schedule();
+      else run();
+    },
+    flushNow: run,
+    cancel() {
+      cancelFrame?.();
+      cancelFrame = undefined;
+      wanted = false;
+    },
+  };
+}
+
 /** Opens the stream of one task run: a bound `client.stream(task, params, options)`. */
 export type OpenTaskStream<Params, Event> = (
   params: Params,
   options: StreamOptions,
 ) => TaskStream<Event>;
 
+/**
+ * The stream budget of a {@link TaskStreamController} (docs/protocol.md, "The stream budget"): a run
+ * streams only with a slot, and a run without one starts its task with `submit` and follows it.
+ */
+export interface StreamBudget<Params> {
+  /** Takes a slot if one is free now: the function that frees it, or `undefined` when all are held. */
+  takeSlot(): Promise<ReleaseStreamSlot | undefined>;
+  /** Starts the run's task with Submit under `idempotencyKey`, the same on every try. */
+  submit(
+    params: Params,
+    options: { idempotencyKey: string; signal: AbortSignal },
+  ): Promise<{ id: string }>;
+}
+
 /** The callbacks of a {@link TaskStreamController}, replaceable with `configure`. */
 export interface TaskStreamCallbacks<Params, Result, Event> {
   /** Opens the stream of one run. */
   openStream: OpenTaskStream<Params, StreamEvent<Result> | Event>;
-  /** Reads the outcome of a task whose stream broke (`recovering`). */
+  /**
+   * Reads the record of a task whose stream broke (`recovering`) or that runs over the stream
+   * budget, until it settles.
+   */
   watchRecord: WatchTaskRecord<Result>;
+  /** The stream budget; without one, every run opens a stream. */
+  streamBudget?: StreamBudget<Params> | undefined;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: (event: Event) => void;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
@@ -105,6 +216,32 @@ export const DEFAULT_RECOVER_FOR_MS = 600_000;
 /** More custom events than this in one stream and no record is rebuilt from it (memory stays flat). */
 const MAX_RECORD_EVENTS = 10_000;
 
+/** How often a run over budget sends a Submit again after a retryable failure: three times. */
+const SUBMIT_RETRIES = 3;
+
+/** Anything a stream or a Submit threw, as a `TaskwireError`. */
+function typedFailure(error: unknown): TaskwireError {
+  return TaskwireError.isInstance(error)
+    ? error
+    : new TaskwireError('protocol', 'The stream failed unexpectedly.', { cause: error });
+}
+
+/** Waits `ms`; resolves `false` at once when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Creates a {@link TaskStreamController}. */
 export function createTaskStreamController<
   Params,
@@ -120,12 +257,13 @@ export function createTaskStreamController<
   const serverSnapshot = initialTaskStreamState<Result, Event>();
   let working = serverSnapshot;
   let snapshot = working;
-  // The run in progress: its abort, its params' key, and while recovering the stop of its record
-  // watch and the timer after which the recovery gives up.
+  // The run in progress: its abort, its params' key, whether it follows its task over budget, and
+  // while it watches the record the stop of that watch and the timer after which it gives up.
   let current:
     | {
         abort: AbortController;
         paramsKey: string;
+        follows?: boolean;
         stopWatch?: (() => void) | undefined;
         giveUp?: ReturnType<typeof setTimeout> | undefined;
       }
@@ -153,7 +291,8 @@ export function createTaskStreamController<
   /** Hands the record of a stream in progress to `onRecord`, once per flush, when it changed. */
   const publishLiveRecord = () => {
     const { status, progress, partialResult } = working;
-    if (status !== 'streaming' || callbacks.onRecord === undefined) return;
+    // A run that follows its task reads that cache; only a stream has a record to add.
+    if (status !== 'streaming' || current?.follows || callbacks.onRecord === undefined) return;
     const events = references?.length ?? 0;
     if (
       published !== undefined &&
@@ -215,14 +354,18 @@ export function createTaskStreamController<
   };
 
   /**
-   * Reads the outcome of the run's task through the record watch, until it settles. A failed read
-   * shows in `error` while the watch retries; one that will not heal, or `recoverForMs` without a
+   * Reads the run's task through the record watch until it settles: a broken stream's outcome
+   * (`recovering`), or the whole of a task over budget, which also tells the custom events its
+   * records list, by reference. A failed read shows in `error` while the watch retries (a run over
+   * budget is `recovering` from then on); one that will not heal, or `recoverForMs` without a
    * record, ends the run in `error`.
    */
-  const recover = (run: NonNullable<typeof current>, taskId: string) => {
-    working = { ...working, taskId };
-    dispatch({ type: 'recover' }, 'soon');
-    const isCurrent = () => current === run && working.status === 'recovering';
+  const watch = (run: NonNullable<typeof current>, taskId: string) => {
+    if (!run.follows) {
+      working = { ...working, taskId };
+      dispatch({ type: 'recover' }, 'soon');
+    }
+    const isCurrent = () => current === run && !isSettledStreamStatus(working.status);
     const giveUp = (error: TaskwireError) => {
       dispatch({ type: 'error', error }, 'soon');
       endRun();
@@ -235,16 +378,27 @@ export function createTaskStreamController<
           working.error ??
             new TaskwireError(
               'timeout',
-              `The task's outcome could not be read for ${recoverForMs} ms after its stream broke.`,
+              `The task's outcome could not be read for ${recoverForMs} ms${run.follows ? '' : ' after its stream broke'}.`,
               { taskId },
             ),
         );
       }, recoverForMs);
     };
     restartDeadline();
+    const told = new Set<string>();
     const stopWatch = callbacks.watchRecord(taskId, {
       onRecord(record) {
         if (!isCurrent() || record.id !== taskId) return;
+        if (run.follows) {
+          // Get Result lists custom events as `{ type, id }` only (docs/protocol.md, "The stream budget").
+          for (const { type, id } of record.events) {
+            if (told.has(id)) continue;
+            told.add(id);
+            const event = { type, eventId: id } as unknown as Event;
+            callbacks.onEvent?.(event);
+            dispatch({ type: 'event', event }, 'frame');
+          }
+        }
         dispatch({ type: 'record', record }, 'soon');
         if (isSettledStreamStatus(working.status)) endRun();
         else restartDeadline();
@@ -252,8 +406,9 @@ export function createTaskStreamController<
       onError(error) {
         if (!isCurrent()) return;
         // A retryable failure is retried by the watch's policy; the others will not heal.
-        if (error.retryable) dispatch({ type: 'recovery-failure', error }, 'soon');
-        else giveUp(error);
+        if (!error.retryable) return giveUp(error);
+        if (working.status !== 'recovering') dispatch({ type: 'recover' }, 'soon');
+        dispatch({ type: 'recovery-failure', error }, 'soon');
       },
     });
     // A watch may report a final record before it returns (one already cached): then it is over.
@@ -261,13 +416,48 @@ export function createTaskStreamController<
     else stopWatch();
   };
 
-  const run = async (params: Params, self: NonNullable<typeof current>) => {
+  /**
+   * A run over the stream budget: Submit under one idempotency key (a retryable failure sent again
+   * with it, up to three times, so the task starts once), then the watch of its record.
+   */
+  const follow = async (
+    params: Params,
+    self: NonNullable<typeof current>,
+    budget: StreamBudget<Params>,
+  ) => {
+    self.follows = true;
+    references = undefined;
+    const { signal } = self.abort;
+    const idempotencyKey = randomUuid();
+    let taskId: string | undefined;
+    for (let attempt = 0; taskId === undefined; attempt++) {
+      try {
+        taskId = (await budget.submit(params, { idempotencyKey, signal })).id;
+      } catch (error) {
+        if (current !== self || signal.aborted) return;
+        const failure = typedFailure(error);
+        if (!failure.retryable || attempt >= SUBMIT_RETRIES) {
+          current = undefined;
+          dispatch({ type: 'error', error: failure }, 'soon');
+          return;
+        }
+        if (!(await pause(submitRetryDelay(attempt, failure), signal))) return;
+      }
+    }
+    if (current !== self) return;
+    dispatch({ type: 'open', taskId }, 'soon');
+    callbacks.onTaskId?.(taskId);
+    watch(self, taskId);
+  };
+
+  /** A run with a slot (or without a budget): the stream, whose events fold into the state. */
+  const stream = async (params: Params, self: NonNullable<typeof current>) => {
     const { abort } = self;
     const isCurrent = () => current === self;
     let taskId: string | undefined;
     let answered = false;
     try {
-      const stream = callbacks.openStream(params, {
+      const events = callbacks.openStream(params, {
         signal: abort.signal,
         onOpen: (info) => {
           taskId = info.taskId;
@@ -277,7 +467,7 @@ export function createTaskStreamController<
           if (info.taskId !== undefined) callbacks.onTaskId?.(info.taskId);
         },
       });
-      for await (const event of stream) {
+      for await (const event of events) {
         if (!isCurrent()) return;
         if (event.type.startsWith('event.')) {
           rememberReference(event as { type: string; eventId?: unknown });
@@ -295,13 +485,11 @@ export function createTaskStreamController<
       }
     } catch (error) {
       if (!isCurrent() || abort.signal.aborted) return;
-      const failure = TaskwireError.isInstance(error)
-        ? error
-        : new TaskwireError('protocol', 'The stream failed unexpectedly.', { cause: error });
+      const failure = typedFailure(error);
       const knownTaskId = failure.taskId ?? taskId;
       if (failure.code === 'network' && knownTaskId !== undefined) {
         // The task runs on at the service: read its outcome instead of posting (and paying) again.
-        recover(self, knownTaskId);
+        watch(self, knownTaskId);
         return;
       }
       // Before any answer, the client's error says what happened in the words of every request.
@@ -315,6 +503,21 @@ export function createTaskStreamController<
           : failure;
       current = undefined;
       dispatch({ type: 'error', error: outcomeUnknown }, 'soon');
+    }
+  };
+
+  /** Takes a slot of the budget: a stream with one, a follow without. */
+  const run = async (params: Params, self: NonNullable<typeof current>) => {
+    const budget = callbacks.streamBudget;
+    if (budget === undefined) return stream(params, self);
+    const release = await budget.takeSlot();
+    if (current !== self) return release?.();
+    if (release === undefined) return follow(params, self, budget);
+    try {
+      await stream(params, self);
+    } finally {
+      // After the final event, an error or an abort: the connection is closed by then.
+      release();
     }
   };
 
@@ -336,7 +539,7 @@ export function createTaskStreamController<
       snapshot = working;
       if (resumeOnSubscribe && current !== undefined && working.taskId !== undefined) {
         resumeOnSubscribe = false;
-        recover(current, working.taskId);
+        watch(current, working.taskId);
       }
       return () => {
         listeners.delete(listener);

@@ -9,22 +9,6 @@
 /** Frees a slot taken with {@link takeStreamSlot}; calling it again does nothing. */
 export type ReleaseStreamSlot = () => void;
 
-/** Default of the client's `maxOpenStreams`: four, leaving two of a browser's six connections per host. */
-export const DEFAULT_MAX_OPEN_STREAMS = 4;
-
-/**
- * The client's `maxOpenStreams`, checked: a whole number of at least 1, or the default when left out.
- *
- * @throws TypeError for anything else, as `createTaskClient` does for its other limits.
- */
-export function checkMaxOpenStreams(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_OPEN_STREAMS;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new TypeError('createTaskClient: maxOpenStreams must be a whole number of at least 1.');
-  }
-  return value;
-}
-
 /** Slots held per service where Web Locks are missing: one page's own count. */
 const heldInPage = new Map<string, number>();
 
@@ -121,10 +105,10 @@ export async function takeStreamSlot(
 }
 
 /**
- * The stream budget of one client: takes a slot of `baseUrl`'s origin, `max` at most, with the Web
- * Locks of the page the client was made in (read once, here, never at import).
+ * The slots of one client's budget: takes one of `max` slots of `baseUrl`'s origin if one is free,
+ * with the Web Locks of the page it was made in (read once, here, never at import).
  */
-export function streamBudget(
+export function streamSlots(
   baseUrl: string,
   max: number,
 ): () => Promise<ReleaseStreamSlot | undefined> {

@@ -8,8 +8,8 @@ import {
   streamSlotName,
   takeStreamSlot,
   type ReleaseStreamSlot,
-} from '../../../src/client/stream/stream-slots.js';
-import { createInMemoryWebLocks } from '../../support/in-memory-web-locks.js';
+} from '../../src/state/stream-slots.js';
+import { createInMemoryWebLocks } from '../support/in-memory-web-locks.js';
 
 let services = 0;
 /** A service key no other test shares, since the page's own count lives as long as the module. */
