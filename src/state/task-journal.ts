@@ -54,8 +54,6 @@ export interface TaskJournalEntry {
   status: TaskStatus;
   /** When it was started, in epoch milliseconds; its age counts from here. */
   startedAt: number;
-  /** The id of the last custom event seen, when a stream saw one. */
-  lastEventId?: string | undefined;
 }
 
 /** What a Submit sends, kept by a start until its answer arrives, to send it again after a reload. */
@@ -143,8 +141,8 @@ export interface TaskJournal {
   begin(scope: string, start: TaskJournalStart): void;
   /** Forgets the start of `key` (its request was refused for good: no task was made). */
   forgetStart(scope: string, key: string): void;
-  /** Changes the status (and last event id) of the entry of task `id`, if there is one. */
-  update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status' | 'lastEventId'>): void;
+  /** Changes the status of the entry of task `id`, if there is one. */
+  update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status'>): void;
   /** Removes the entry of task `id`. */
   remove(scope: string, id: string): void;
   /** Removes every entry and start of `scope`. */
@@ -189,7 +187,6 @@ const entrySchema = z.object({
   mode: z.enum(['submit', 'stream', 'execute']),
   status: taskStatusSchema,
   startedAt: z.number().check(z.nonnegative()),
-  lastEventId: z.optional(z.string().check(z.maxLength(MAX_JOURNAL_KEY_LENGTH))),
 });
 
 const startSchema = z.object({
@@ -459,11 +456,7 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
       const state = read(scope);
       const entry = state.entries.find((existing) => existing.id === id);
       if (!entry) return;
-      if (
-        entry.status === change.status &&
-        (!('lastEventId' in change) || entry.lastEventId === change.lastEventId)
-      )
-        return;
+      if (entry.status === change.status) return;
       // A terminal status is final: a late, older answer must not bring a task back to life.
       if (isTerminalStatus(entry.status) && !isTerminalStatus(change.status)) return;
       write(scope, {

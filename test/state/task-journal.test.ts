@@ -113,6 +113,17 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     expect(journal.entries('s')).toEqual([good]);
   });
 
+  it('reads an entry stored with the lastEventId of 0.2 drafts, without that field', () => {
+    const storage = mapStorage();
+    const good = entry('t1', Date.now());
+    storage.values.set(
+      'taskwire:journal:s',
+      JSON.stringify({ version: 1, entries: [{ ...good, lastEventId: 'e7' }] }),
+    );
+    const journal = createTaskJournal({ storage });
+    expect(journal.entries('s')).toEqual([good]);
+  });
+
   it('refuses a resumeKey too long to store when it is written, and keeps the entry beside it', () => {
     const storage = mapStorage();
     const journal = createTaskJournal({ storage });
