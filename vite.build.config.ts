@@ -145,7 +145,7 @@ export default defineConfig({
     rolldownOptions: {
       external,
       // Rolldown inlines imported constants but keeps their module's import, left bare
-      // (`import "./sse-reader.js"`), which bundlers then warn about; the constants stay imported.
+      // (`import "./constants.js"`, say), which bundlers then warn about; the constants stay imported.
       optimization: { inlineConst: false },
       output: {
         preserveModules: true,
