@@ -2,7 +2,7 @@
  * Makes sure one intent to submit creates one task: a retry of the same call reuses its idempotency
  * key, and a call with the same content as one still in flight joins it (a double click, or a React
  * StrictMode double effect). The wait before such a retry, shared by `useSubmitTask` and a stream
- * over budget, is here too.
+ * over budget, and the retries of a stream over budget's Submit, are here too.
  */
 import { TaskwireError } from '../client/errors.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
@@ -75,4 +75,46 @@ export function submitRetryDelay(attempt: number, error: unknown): number {
   return retryAfterMs === undefined
     ? Math.min(10_000, 1000 * 2 ** attempt)
     : clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS);
+}
+
+/** How often {@link submitWithRetries} sends a Submit again after a retryable failure: three times. */
+const SUBMIT_RETRIES = 3;
+
+/**
+ * Sends one Submit with `send`, under one idempotency key, and again with the same key after a
+ * retryable failure (up to three times, waiting {@link submitRetryDelay}), so that one intent makes
+ * one task: resolves to the task id. Rejects with the failure that ends it, or with the signal's
+ * reason when it aborts during a wait.
+ */
+export async function submitWithRetries(
+  send: (idempotencyKey: string) => Promise<{ id: string }>,
+  signal: AbortSignal,
+  newKey: () => string = randomUuid,
+): Promise<string> {
+  const idempotencyKey = newKey();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await send(idempotencyKey)).id;
+    } catch (error) {
+      const retryable = TaskwireError.isInstance(error) && error.retryable;
+      if (!retryable || attempt >= SUBMIT_RETRIES || signal.aborted) throw error;
+      await pause(submitRetryDelay(attempt, error), signal);
+    }
+  }
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

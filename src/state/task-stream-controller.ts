@@ -10,11 +10,10 @@
 import { TaskwireError } from '../client/errors.js';
 import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
-import { randomUuid } from '../protocol/random-uuid.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
-import { submitRetryDelay } from './submit-coalescer.js';
+import { submitWithRetries } from './submit-coalescer.js';
 import {
   eventReferenceOf,
   initialTaskStreamState,
@@ -216,30 +215,11 @@ export const DEFAULT_RECOVER_FOR_MS = 600_000;
 /** More custom events than this in one stream and no record is rebuilt from it (memory stays flat). */
 const MAX_RECORD_EVENTS = 10_000;
 
-/** How often a run over budget sends a Submit again after a retryable failure: three times. */
-const SUBMIT_RETRIES = 3;
-
 /** Anything a stream or a Submit threw, as a `TaskwireError`. */
 function typedFailure(error: unknown): TaskwireError {
   return TaskwireError.isInstance(error)
     ? error
     : new TaskwireError('protocol', 'The stream failed unexpectedly.', { cause: error });
-}
-
-/** Waits `ms`; resolves `false` at once when `signal` aborts first. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Creates a {@link TaskStreamController}. */
@@ -418,7 +398,7 @@ export function createTaskStreamController<
 
   /**
    * A run over the stream budget: Submit under one idempotency key (a retryable failure sent again
-   * with it, up to three times, so the task starts once), then the watch of its record.
+   * with it, so the task starts once), then the watch of its record.
    */
   const follow = async (
     params: Params,
@@ -428,21 +408,17 @@ export function createTaskStreamController<
     self.follows = true;
     references = undefined;
     const { signal } = self.abort;
-    const idempotencyKey = randomUuid();
-    let taskId: string | undefined;
-    for (let attempt = 0; taskId === undefined; attempt++) {
-      try {
-        taskId = (await budget.submit(params, { idempotencyKey, signal })).id;
-      } catch (error) {
-        if (current !== self || signal.aborted) return;
-        const failure = typedFailure(error);
-        if (!failure.retryable || attempt >= SUBMIT_RETRIES) {
-          current = undefined;
-          dispatch({ type: 'error', error: failure }, 'soon');
-          return;
-        }
-        if (!(await pause(submitRetryDelay(attempt, failure), signal))) return;
-      }
+    let taskId: string;
+    try {
+      taskId = await submitWithRetries(
+        (idempotencyKey) => budget.submit(params, { idempotencyKey, signal }),
+        signal,
+      );
+    } catch (error) {
+      if (current !== self || signal.aborted) return;
+      current = undefined;
+      dispatch({ type: 'error', error: typedFailure(error) }, 'soon');
+      return;
     }
     if (current !== self) return;
     dispatch({ type: 'open', taskId }, 'soon');

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { createSubmitCoalescer } from '../../src/state/submit-coalescer.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TaskwireError } from '../../src/client/errors.js';
+import { createSubmitCoalescer, submitWithRetries } from '../../src/state/submit-coalescer.js';
 
 function counter() {
   let next = 0;
@@ -59,5 +60,70 @@ describe('createSubmitCoalescer', () => {
       coalescer.run('echo', { params: {}, notification: { enabled: true } }, hold),
     ]);
     expect(keys).toEqual(['mine', 'key-1']);
+  });
+});
+
+describe('submitWithRetries', () => {
+  afterEach(() => vi.useRealTimers());
+  const lost = () => new TaskwireError('network', 'The connection broke.', { retryable: true });
+
+  it('sends again with the same key after a retryable failure, waiting 1 s, then 2 s', async () => {
+    vi.useFakeTimers();
+    const keys: string[] = [];
+    const sent = submitWithRetries(
+      async (key) => {
+        keys.push(key);
+        if (keys.length < 3) throw lost();
+        return { id: 't1' };
+      },
+      new AbortController().signal,
+      counter(),
+    );
+    await vi.advanceTimersByTimeAsync(999);
+    expect(keys).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(keys).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2000);
+    await expect(sent).resolves.toBe('t1');
+    expect(keys).toEqual(['key-1', 'key-1', 'key-1']);
+  });
+
+  it('gives up after three retries, and at once on a failure that will not heal', async () => {
+    vi.useFakeTimers();
+    let sends = 0;
+    const failing = submitWithRetries(async () => {
+      sends++;
+      throw lost();
+    }, new AbortController().signal);
+    const settled = failing.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await settled).toBeInstanceOf(TaskwireError);
+    expect(sends).toBe(4);
+
+    const refused = new TaskwireError('http', 'Invalid params.', { status: 400 });
+    let refusedSends = 0;
+    await expect(
+      submitWithRetries(async () => {
+        refusedSends++;
+        throw refused;
+      }, new AbortController().signal),
+    ).rejects.toBe(refused);
+    expect(refusedSends).toBe(1);
+  });
+
+  it('stops waiting and sends nothing more once its signal aborts', async () => {
+    vi.useFakeTimers();
+    const abort = new AbortController();
+    let sends = 0;
+    const sent = submitWithRetries(async () => {
+      sends++;
+      throw lost();
+    }, abort.signal);
+    const settled = sent.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    abort.abort(new Error('stopped'));
+    expect(await settled).toEqual(new Error('stopped'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sends).toBe(1);
   });
 });
