@@ -23,10 +23,16 @@ export interface RecordedRequest {
   /** Whether the request's signal has aborted by now (the client gave up on it); read when asked. */
   readonly aborted: boolean;
   /**
-   * The service's answer, once it gave one: its status and, for a JSON answer, its body (a stream's
-   * body is not read). `undefined` while the request waits, and when the call rejected.
+   * When the request arrived, as `Date.now()` (the fake clock under fake timers), so a test can
+   * check the gaps between polls.
    */
-  answer?: { status: number; body?: unknown };
+  at: number;
+  /**
+   * The service's answer, once it gave one: its status, its headers (`Retry-After`, `Location`,
+   * `x-task-id`) and, for a JSON answer, its body (a stream's body is not read). `undefined` while
+   * the request waits, and when the call rejected.
+   */
+  answer?: { status: number; headers: Headers; body?: unknown };
 }
 
 /** What {@link recordRequests} adds to a service. */
@@ -67,14 +73,15 @@ export function recordRequests<Service extends FetchService>(
       get aborted() {
         return signal.aborted;
       },
+      at: Date.now(),
     };
     // Listed on arrival, before anything is awaited, so the log keeps the order requests came in.
     requests.push(entry);
     entry.body = await readJson(request);
     const response = await service.fetch(request);
     const body = await readJson(response);
-    entry.answer =
-      body === undefined ? { status: response.status } : { status: response.status, body };
+    const { status, headers } = response;
+    entry.answer = body === undefined ? { status, headers } : { status, headers, body };
     return response;
   };
   return replaceFetch(service, fetch, { requests });

@@ -49,7 +49,12 @@ describe('recordRequests', () => {
         idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
         body: { params: { message: 'hi' } },
         aborted: false,
-        answer: { status: 202, body: { status: 'success', response: { id, status: 'ACCEPTED' } } },
+        at: expect.any(Number),
+        answer: {
+          status: 202,
+          headers: expect.any(Headers),
+          body: { status: 'success', response: { id, status: 'ACCEPTED' } },
+        },
       },
       expect.objectContaining({
         method: 'GET',
@@ -63,12 +68,35 @@ describe('recordRequests', () => {
       expect.objectContaining({
         endpoint: 'submit',
         task: 'no-such-task',
-        answer: { status: 404, body: expect.objectContaining({ reason: 'TASK_NOT_FOUND' }) },
+        answer: {
+          status: 404,
+          headers: expect.any(Headers),
+          body: expect.objectContaining({ reason: 'TASK_NOT_FOUND' }),
+        },
       }),
     ]);
     expect(service.notifications).toBe(inner.notifications);
     expect(JSON.stringify(service.requests)).not.toContain(DEMO_USER_TOKEN);
     expect(JSON.stringify(service.requests)).not.toContain(DEMO_CLIENT_TOKEN);
+  });
+
+  it('records when each request arrived and the headers of its answer', async () => {
+    // The clock only: the service's answers still come through on real turns.
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000 });
+    try {
+      const service = recordRequests(newService());
+      const client = clientOn(service);
+      const { id } = await client.submit('render-video', { frames: 20, frameMs: 1000 });
+      vi.setSystemTime(3_500);
+      await client.getResult('render-video', id);
+      const [submit, poll] = service.requests;
+      expect(service.requests.map((request) => request.at)).toEqual([1_000, 3_500]);
+      expect(submit?.answer?.headers.get('location')).toBe(`/workflows/render-video/${id}/result`);
+      // A task still running: the service's hint for the next poll, in whole seconds.
+      expect(poll?.answer?.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("records a stream's status without reading its body, and no endpoint for other paths", async () => {
@@ -79,7 +107,11 @@ describe('recordRequests', () => {
     expect(events.at(-1)).toMatchObject({ type: 'task.completed' });
     await service.fetch(new Request('http://taskwire.test/workflows/echo/cancel/now'));
     expect(service.requests).toEqual([
-      expect.objectContaining({ endpoint: 'stream', task: 'echo', answer: { status: 200 } }),
+      expect.objectContaining({
+        endpoint: 'stream',
+        task: 'echo',
+        answer: { status: 200, headers: expect.any(Headers) },
+      }),
       expect.objectContaining({
         method: 'GET',
         path: '/workflows/echo/cancel/now',
