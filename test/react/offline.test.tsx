@@ -4,13 +4,14 @@
  * relies on it (docs/protocol.md, "The hooks"). On fake timers: counted in simulated time.
  */
 import { onlineManager } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
+import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskResult } from '../../src/react/index.js';
-import { createHarness } from './harness.js';
+import { renderHookWithTaskwire } from '../../src/testing/index.js';
+import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 import { step, until } from '../support/step-fake-clock.js';
 
-let harness: ReturnType<typeof createHarness>;
+let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {
   // Timers and the clock only: setImmediate stays real, so the service's answers come through.
   vi.useFakeTimers({
@@ -20,19 +21,22 @@ beforeEach(() => {
 afterEach(async () => {
   vi.useRealTimers();
   onlineManager.setOnline(true);
-  await harness.close();
+  await closeHookTestServices();
 });
 
-const gets = () => harness.count(/^GET .*\/result$/);
+const gets = () => setUp.count('result');
 
 describe('useTaskResult offline', () => {
   it('polls nothing while the browser is offline, and at once when it is back', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const { id } = await harness.client.submit('render-video', { frames: 40, frameMs: 100 });
-    const { result } = renderHook(
-      () => useTaskResult('render-video', id, { polling: { minIntervalMs: 20 } }),
-      { wrapper: harness.wrapper },
+    setUp = hookTestService({ timeScale: 1 });
+    // The hook gets the id its submit answered, as a screen does.
+    const { result, client, rerender } = renderHookWithTaskwire(
+      ({ id }: { id: string | undefined }) =>
+        useTaskResult('render-video', id, { polling: { minIntervalMs: 20 } }),
+      { ...setUp.options, initialProps: { id: undefined as string | undefined } },
     );
+    const { id } = await client.submit('render-video', { frames: 40, frameMs: 100 });
+    rerender({ id });
     await until(() => result.current.data?.status === 'IN_PROGRESS');
     act(() => onlineManager.setOnline(false));
     const before = gets();

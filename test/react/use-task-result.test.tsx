@@ -1,52 +1,65 @@
-import { act, render, renderHook } from '@testing-library/react';
+/**
+ * useTaskResult's polling on fake timers (timers and the clock only, so the in-process service's
+ * answers still come through), counted in simulated time. Every test renders with the public
+ * `renderHookWithTaskwire` / `renderWithTaskwire` on the demo tasks at their full length, the
+ * requests recorded by `recordRequests` and faults put in by `withFaults`.
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTaskClient } from '../../src/client/index.js';
-import { useTaskResult } from '../../src/react/index.js';
-import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKEN } from '../../src/reference/index.js';
-import { createHarness } from './harness.js';
+import { useTaskResult, type UseTaskResultOptions } from '../../src/react/index.js';
+import { DEMO_USER_TOKEN } from '../../src/reference/index.js';
+import { renderHookWithTaskwire, renderWithTaskwire } from '../../src/testing/index.js';
+import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
+import { step } from '../support/step-fake-clock.js';
 
-let harness: ReturnType<typeof createHarness>;
+let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {
   vi.useFakeTimers({
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
   });
 });
 afterEach(async () => {
-  await harness.close();
+  await closeHookTestServices();
   vi.useRealTimers();
 });
 
-/** Advances the fake clock in small steps, letting React and the service run in between. */
-async function advance(ms: number, step = 100) {
-  for (let elapsed = 0; elapsed < ms; elapsed += step) {
-    await act(() => vi.advanceTimersByTimeAsync(step));
-  }
+/** Advances the fake clock by `ms` in steps of `stepMs`, letting the service and React run after each. */
+async function advance(ms: number, stepMs = 100) {
+  for (let elapsed = 0; elapsed < ms; elapsed += stepMs) await step(stepMs);
 }
 
-async function submitRender(frames = 10, frameMs = 500) {
-  const { id } = await harness.client.submit('render-video', { frames, frameMs });
-  return id;
+type RenderParams = { frames: number; frameMs: number };
+
+/**
+ * Renders useTaskResult with no id yet, submits a render-video through the hook's own client, and
+ * hands the hook its id, as a screen does with the id its submit answered.
+ */
+async function watchRender(params: RenderParams, options?: UseTaskResultOptions) {
+  const view = renderHookWithTaskwire(
+    ({ id }: { id: string | undefined }) => useTaskResult('render-video', id, options),
+    { ...setUp.options, initialProps: { id: undefined as string | undefined } },
+  );
+  const { id } = await view.client.submit('render-video', params);
+  view.rerender({ id });
+  return Object.assign(view, { id });
 }
 
-const gets = () => harness.count(/^GET .*\/result$/);
+const gets = () => setUp.count('result');
 
 describe('useTaskResult', () => {
   it('is idle while the id is undefined', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const { result } = renderHook(() => useTaskResult('render-video', undefined), {
-      wrapper: harness.wrapper,
-    });
+    setUp = hookTestService({ timeScale: 1 });
+    const { result } = renderHookWithTaskwire(
+      () => useTaskResult('render-video', undefined),
+      setUp.options,
+    );
     await advance(5000);
     expect(result.current.fetchStatus).toBe('idle');
     expect(gets()).toBe(0);
   });
 
   it('polls until COMPLETED and then never again', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const id = await submitRender();
-    const { result } = renderHook(() => useTaskResult('render-video', id), {
-      wrapper: harness.wrapper,
-    });
+    setUp = hookTestService({ timeScale: 1 });
+    const { result } = await watchRender({ frames: 10, frameMs: 500 });
     await advance(12_000);
     expect(result.current.data?.status).toBe('COMPLETED');
     expect(result.current.data?.result).toMatchObject({ frames: 10 });
@@ -59,21 +72,14 @@ describe('useTaskResult', () => {
   });
 
   it('waits at least the floor and the service’s Retry-After between polls', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const times: number[] = [];
-    const hints: number[] = [];
-    const inner = harness.transport;
-    harness.transport = async (request) => {
-      const response = await inner(request);
-      if (request.method === 'GET') {
-        times.push(Date.now());
-        hints.push(Number(response.headers.get('retry-after') ?? 0) * 1000);
-      }
-      return response;
-    };
-    const id = await submitRender(20, 1000);
-    renderHook(() => useTaskResult('render-video', id), { wrapper: harness.wrapper });
+    setUp = hookTestService({ timeScale: 1 });
+    await watchRender({ frames: 20, frameMs: 1000 });
     await advance(30_000, 250);
+    const polls = setUp.service.requests.filter((request) => request.method === 'GET');
+    const times = polls.map((request) => request.at);
+    const hints = polls.map(
+      (request) => Number(request.answer?.headers.get('retry-after') ?? 0) * 1000,
+    );
     expect(times.length).toBeGreaterThanOrEqual(3);
     for (let index = 1; index < times.length; index += 1) {
       const gap = (times[index] ?? 0) - (times[index - 1] ?? 0);
@@ -82,43 +88,42 @@ describe('useTaskResult', () => {
   });
 
   it('makes the same requests for five watchers, mounted at different times, as for one', async () => {
+    function Watcher({ id }: { id: string | undefined }) {
+      const { data } = useTaskResult('render-video', id);
+      return <span>{data?.progress.percent ?? '-'}</span>;
+    }
+    function Page({ count, id }: { count: number; id: string | undefined }) {
+      return (
+        <>
+          {Array.from({ length: count }, (_, index) => (
+            <Watcher key={index} id={id} />
+          ))}
+        </>
+      );
+    }
     const pollsWith = async (watchers: number) => {
-      harness = createHarness({ timeScale: 1 });
-      const id = await submitRender();
-      function Watcher() {
-        const { data } = useTaskResult('render-video', id);
-        return <span>{data?.progress.percent ?? '-'}</span>;
-      }
-      function Page({ count }: { count: number }) {
-        return (
-          <>
-            {Array.from({ length: count }, (_, index) => (
-              <Watcher key={index} />
-            ))}
-          </>
-        );
-      }
-      const view = render(<Page count={1} />, { wrapper: harness.wrapper });
+      setUp = hookTestService({ timeScale: 1 });
+      const view = renderWithTaskwire(<Page count={1} id={undefined} />, setUp.options);
+      const { id } = await view.client.submit('render-video', { frames: 10, frameMs: 500 });
+      view.rerender(<Page count={1} id={id} />);
       for (let count = 2; count <= watchers; count += 1) {
         await advance(300);
-        view.rerender(<Page count={count} />);
+        view.rerender(<Page count={count} id={id} />);
       }
       await advance(15_000 - (watchers - 1) * 300);
       const polls = gets();
       view.unmount();
-      await harness.close();
+      await setUp.service.close();
       return polls;
     };
     const one = await pollsWith(1);
     const five = await pollsWith(5);
-    harness = createHarness();
     expect(Math.abs(five - one)).toBeLessThanOrEqual(1);
   });
 
   it('fetches nothing after unmount', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const id = await submitRender(20, 1000);
-    const view = renderHook(() => useTaskResult('render-video', id), { wrapper: harness.wrapper });
+    setUp = hookTestService({ timeScale: 1 });
+    const view = await watchRender({ frames: 20, frameMs: 1000 });
     await advance(3000);
     view.unmount();
     const polls = gets();
@@ -127,9 +132,8 @@ describe('useTaskResult', () => {
   });
 
   it('pauses while the tab is hidden and refreshes at once when it shows again', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const id = await submitRender(60, 1000);
-    renderHook(() => useTaskResult('render-video', id), { wrapper: harness.wrapper });
+    setUp = hookTestService({ timeScale: 1 });
+    await watchRender({ frames: 60, frameMs: 1000 });
     await advance(3000);
     const setVisibility = (state: 'hidden' | 'visible') => {
       Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
@@ -149,106 +153,88 @@ describe('useTaskResult', () => {
   });
 
   it('reports each custom event once, by id', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const id = await submitRender(6, 500);
+    setUp = hookTestService({ timeScale: 1 });
     const seen: string[] = [];
-    renderHook(
-      () => useTaskResult('render-video', id, { onEvent: (event) => seen.push(event.id) }),
-      {
-        wrapper: harness.wrapper,
-      },
+    const { client, id } = await watchRender(
+      { frames: 6, frameMs: 500 },
+      { onEvent: (event) => seen.push(event.id) },
     );
     await advance(10_000);
-    const record = await harness.client.getResult('render-video', id);
+    const record = await client.getResult('render-video', id);
     // Six frame events and one thumbnail event, each once, in the service's order.
     expect(record.events).toHaveLength(7);
     expect(seen).toEqual(record.events.map((event) => event.id));
   });
 
   it('backs off while the service fails, then resumes', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const id = await submitRender(30, 1000);
-    let failing = true;
-    const inner = harness.transport;
-    const failedAt: number[] = [];
-    harness.transport = async (request) => {
-      if (failing && request.method === 'GET') {
-        failedAt.push(Date.now());
-        return new Response(
-          JSON.stringify({
-            status: 'error',
-            statusCode: 503,
-            reason: 'INTERNAL',
-            message: 'Busy.',
-          }),
-          { status: 503, headers: { 'content-type': 'application/json' } },
-        );
-      }
-      return inner(request);
-    };
+    // The four Get Results of the first 20 s (at 0, 2, 6 and 14 s) fail; the next is served.
+    setUp = hookTestService({
+      timeScale: 1,
+      faults: [1, 2, 3, 4].map((request) => ({
+        endpoint: 'result' as const,
+        request,
+        status: 503,
+      })),
+    });
     // Read in render what the test reads: TanStack Query re-renders only for properties a render used.
-    const { result } = renderHook(
-      () => {
+    const view = renderHookWithTaskwire(
+      ({ id }: { id: string | undefined }) => {
         const { data, error } = useTaskResult('render-video', id, { polling: { random: () => 1 } });
         return { data, error };
       },
-      { wrapper: harness.wrapper },
+      { ...setUp.options, initialProps: { id: undefined as string | undefined } },
     );
+    const { id } = await view.client.submit('render-video', { frames: 30, frameMs: 1000 });
+    view.rerender({ id });
+    const { result } = view;
     await advance(20_000, 250);
     expect(result.current.error?.status).toBe(503);
     // Gaps of 2 s, 4 s, 8 s… with the jitter at its maximum.
+    const failedAt = setUp.service.requests
+      .filter((request) => request.method === 'GET' && request.answer?.status === 503)
+      .map((request) => request.at);
     const gaps = failedAt.slice(1).map((time, index) => time - (failedAt[index] ?? 0));
     expect(gaps.slice(0, 3)).toEqual([2000, 4000, 8000]);
-    failing = false;
     await advance(40_000, 500);
     expect(result.current.data?.status).toBe('COMPLETED');
   });
 
   it('stops polling at a 404 that will not heal', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const { result } = renderHook(
-      () => {
-        const { error } = useTaskResult('render-video', 'no-such-task');
-        return { error };
-      },
-      { wrapper: harness.wrapper },
-    );
+    setUp = hookTestService({ timeScale: 1 });
+    const { result } = renderHookWithTaskwire(() => {
+      const { error } = useTaskResult('render-video', 'no-such-task');
+      return { error };
+    }, setUp.options);
     await advance(10_000, 500);
     expect(result.current.error?.reason).toBe('RESULT_NOT_FOUND');
     expect(gets()).toBe(1);
   });
 
   it('refreshes the tokens once after a 401 and goes on', async () => {
-    harness = createHarness({ timeScale: 1 });
-    const id = await submitRender(2, 500);
-    let token = 'expired-token';
+    setUp = hookTestService({ timeScale: 1 });
+    let token = DEMO_USER_TOKEN;
     let refreshes = 0;
-    const client = createTaskClient({
-      baseUrl: 'http://taskwire.test',
-      userToken: () => token,
-      clientToken: DEMO_CLIENT_TOKEN,
-      fetch: (request) => {
-        harness.requests.push(`${request.method} ${new URL(request.url).pathname}`);
-        return harness.service.fetch(request);
+    const view = renderHookWithTaskwire(
+      ({ id }: { id: string | undefined }) => useTaskResult('render-video', id),
+      {
+        ...setUp.options,
+        clientConfig: {
+          ...setUp.options.clientConfig,
+          userToken: () => token,
+          onUnauthorized: () => {
+            refreshes += 1;
+            token = DEMO_USER_TOKEN;
+          },
+        },
+        initialProps: { id: undefined as string | undefined },
       },
-      onUnauthorized: () => {
-        refreshes += 1;
-        token = DEMO_USER_TOKEN;
-      },
-    });
-    const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
-    const { TaskwireProvider } = await import('../../src/react/index.js');
-    const queryClient = new QueryClient();
-    const { result } = renderHook(() => useTaskResult('render-video', id), {
-      wrapper: ({ children }) => (
-        <QueryClientProvider client={queryClient}>
-          <TaskwireProvider client={client}>{children}</TaskwireProvider>
-        </QueryClientProvider>
-      ),
-    });
+    );
+    const { id } = await view.client.submit('render-video', { frames: 2, frameMs: 500 });
+    // The user's token expires after the submit, before the first poll.
+    token = 'expired-token';
+    view.rerender({ id });
     await advance(5000);
-    expect(result.current.data?.status).toBe('COMPLETED');
+    expect(view.result.current.data?.status).toBe('COMPLETED');
     expect(refreshes).toBe(1);
-    queryClient.clear();
   });
 });
