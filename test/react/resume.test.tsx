@@ -3,8 +3,7 @@
  * client, and mounts a new provider with a new journal object on the same storage, against the same
  * reference service (which, like a real one, kept running the task).
  */
-import { renderHook, waitFor } from '@testing-library/react';
-import { act } from 'react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTaskJournal,

@@ -4,8 +4,7 @@
  * (and the query) of useTaskResult, never again once terminal. On fake timers: polls are counted
  * in simulated time, never in wall-clock windows.
  */
-import { render, renderHook, screen } from '@testing-library/react';
-import { act } from 'react';
+import { act, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createTaskJournal,

@@ -4,7 +4,7 @@
  * channel messages and React's renders through. Tests count in simulated time, never in a
  * wall-clock window.
  */
-import { act } from 'react';
+import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 
 /** Advances the simulated clock by `ms`, letting answers, messages and renders through. */
