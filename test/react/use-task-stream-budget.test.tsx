@@ -10,6 +10,7 @@ import { act } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTaskResult, useTaskStream } from '../../src/react/index.js';
 import { createReferenceService } from '../../src/reference/index.js';
+import { streamBudgetKey, streamSlotName } from '../../src/state/stream-slots.js';
 import type { TaskStreamState } from '../../src/state/task-stream-state.js';
 import {
   recordRequests,
@@ -158,6 +159,7 @@ function setUp(faults: Fault[] = []) {
   };
   return {
     open,
+    baseUrl,
     served,
     browser,
     page,
@@ -260,6 +262,64 @@ describe('the stream budget, kept by useTaskStream', () => {
     expect(tasksStarted()).toBe(8);
     expect(browser.maxOpenStreams).toBe(4);
     await until(() => space.heldNames().length === 0, 'every lock to be given back');
+  });
+
+  it('counts the slots another tab holds, and has them back when that tab closes', async () => {
+    vi.useFakeTimers();
+    const { open, baseUrl, page, answered, until } = setUp();
+    const space = createInMemoryWebLocks();
+    withPageLocks(space.tab('page'));
+    // Another tab of the origin streams with 3 of the 4 slots, holding their locks until it closes.
+    const elsewhere = space.tab('other');
+    for (const index of [0, 1, 2]) {
+      void elsewhere.request(
+        streamSlotName(streamBudgetKey(baseUrl), index),
+        () => new Promise(() => {}),
+      );
+    }
+    const a = renderStream(page());
+    const b = renderStream(a);
+    act(() => {
+      a.state().start({ n: 1 });
+      b.state().start({ n: 2 });
+    });
+    await until(() => isRunning(a.state()) && isRunning(b.state()), 'both runs');
+    expect(answered('stream')).toBe(1);
+    expect(answered('submit')).toBe(1);
+
+    // The browser frees a closed tab's locks: the next start streams.
+    space.closeTab('other');
+    const c = renderStream(a);
+    act(() => c.state().start({ n: 3 }));
+    await until(() => isRunning(c.state()), 'the third run');
+    expect(answered('stream')).toBe(2);
+    expect(answered('submit')).toBe(1);
+    act(open);
+    await until(
+      () => [a, b, c].every((view) => view.state().status === 'completed'),
+      'the 3 runs to complete',
+    );
+    await until(() => space.heldNames().length === 0, 'every lock to be given back');
+  });
+
+  it('ends a followed task that fails in failed, with its failure', async () => {
+    vi.useFakeTimers();
+    const { open, page, answered, until } = setUp();
+    const holder = renderStream(page(1));
+    act(() => holder.state().start({ n: 1 }));
+    await until(() => isRunning(holder.state()), 'the holder');
+    const follower = renderStream(holder);
+    act(() => follower.state().start({ n: 2, fail: true }));
+    await until(() => isRunning(follower.state()), 'the follower');
+    act(open);
+    await until(() => follower.state().status === 'failed', 'the follower to fail');
+    expect(follower.state().failure).toMatchObject({
+      reason: 'GAVE_UP',
+      message: 'Task 2 gave up.',
+    });
+    expect(follower.state().error).toBeUndefined();
+    expect(answered('submit')).toBe(1);
+    expect(answered('stream')).toBe(1);
   });
 
   it('gives the slot back on stop, on unmount, on an error, when the stream breaks and after the final event', async () => {
