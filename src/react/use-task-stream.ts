@@ -1,6 +1,6 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { PollingPolicyOptions } from '../state/polling-policy.js';
 import {
   createTaskStreamController,
@@ -76,12 +76,14 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const journal = useProvidedJournal();
   const { onEvent, polling, resumeKey } = options;
   const { scope } = client;
+  // The client's slots, made once per client: they read the page's Web Locks when made.
+  const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
     openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
     // At most `maxOpenStreams` open per origin; over it, Submit and the shared poll.
     streamBudget: {
-      takeSlot: streamSlots(client.baseUrl, client.maxOpenStreams),
+      takeSlot,
       submit: (params, submitOptions) => client.submit(task, params, submitOptions),
     },
     // One task, one truth on a page: every view of the task reads this entry.

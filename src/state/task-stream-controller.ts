@@ -237,13 +237,15 @@ export function createTaskStreamController<
   const serverSnapshot = initialTaskStreamState<Result, Event>();
   let working = serverSnapshot;
   let snapshot = working;
-  // The run in progress: its abort, its params' key, whether it follows its task over budget, and
-  // while it watches the record the stop of that watch and the timer after which it gives up.
+  // The run in progress: its abort, its params' key, whether it follows its task over budget, the
+  // release of its stream slot, and while it watches the record the stop of that watch and the
+  // timer after which it gives up.
   let current:
     | {
         abort: AbortController;
         paramsKey: string;
         follows?: boolean;
+        releaseSlot?: ReleaseStreamSlot | undefined;
         stopWatch?: (() => void) | undefined;
         giveUp?: ReturnType<typeof setTimeout> | undefined;
       }
@@ -325,9 +327,13 @@ export function createTaskStreamController<
     else references = undefined;
   };
 
-  /** Ends the run: aborts its connection, stops its record watch and its recovery deadline. */
+  /**
+   * Ends the run: aborts its connection and frees its slot at once (so that a start replacing it
+   * finds the slot), stops its record watch and its recovery deadline.
+   */
   const endRun = () => {
     current?.abort.abort();
+    current?.releaseSlot?.();
     current?.stopWatch?.();
     clearTimeout(current?.giveUp);
     current = undefined;
@@ -387,7 +393,8 @@ export function createTaskStreamController<
         if (!isCurrent()) return;
         // A retryable failure is retried by the watch's policy; the others will not heal.
         if (!error.retryable) return giveUp(error);
-        if (working.status !== 'recovering') dispatch({ type: 'recover' }, 'soon');
+        // One flush for both: `recovering` shows with its error.
+        if (working.status !== 'recovering') working = { ...working, status: 'recovering' };
         dispatch({ type: 'recovery-failure', error }, 'soon');
       },
     });
@@ -483,17 +490,26 @@ export function createTaskStreamController<
   };
 
   /** Takes a slot of the budget: a stream with one, a follow without. */
-  const run = async (params: Params, self: NonNullable<typeof current>) => {
+  const run = async (
+    params: Params,
+    self: NonNullable<typeof current>,
+    slot: ReleaseStreamSlot | undefined,
+  ) => {
     const budget = callbacks.streamBudget;
-    if (budget === undefined) return stream(params, self);
-    const release = await budget.takeSlot();
+    if (budget === undefined) {
+      slot?.();
+      return stream(params, self);
+    }
+    const release = slot ?? (await budget.takeSlot());
     if (current !== self) return release?.();
     if (release === undefined) return follow(params, self, budget);
+    self.releaseSlot = release;
     try {
       await stream(params, self);
     } finally {
-      // After the final event, an error or an abort: the connection is closed by then.
-      release();
+      // After the final event, an error or an abort: the connection is closed by then. A slot
+      // handed to the run that replaced this one is no longer this run's to free.
+      self.releaseSlot?.();
     }
   };
 
@@ -534,13 +550,17 @@ export function createTaskStreamController<
       // A start before the first snapshot (from an effect) replaces whatever was there to resume.
       lookUpResume = undefined;
       resumeOnSubscribe = false;
+      // A stream's slot goes to the run that replaces it: a Web Lock given up is free only a few
+      // microtasks later, and the new run would find none and follow by polling.
+      const slot = current?.releaseSlot;
+      if (current) current.releaseSlot = undefined;
       endRun();
       const self = { abort: new AbortController(), paramsKey };
       current = self;
       references = [];
       published = undefined;
       dispatch({ type: 'start' }, 'now');
-      void run(params, self);
+      void run(params, self, slot);
     },
     stop,
     configure(next) {

@@ -382,6 +382,29 @@ describe('the stream budget, kept by useTaskStream', () => {
     await freed('the last slot');
   });
 
+  it.each([
+    ['Web Locks', true],
+    ["the page's count", false],
+  ])(
+    'streams a start that replaces a streaming run at the edge of the budget (%s): the slot is handed over',
+    async (_, pageLocks) => {
+      vi.useFakeTimers();
+      const { open, page, answered, until } = setUp();
+      if (pageLocks) withPageLocks(createInMemoryWebLocks().locks);
+      const a = renderStream(page(1));
+      act(() => a.state().start({ n: 1 }));
+      await until(() => isRunning(a.state()), 'the first run to stream');
+      // Other params replace the run at once: no slot may be lost between the two.
+      act(() => a.state().start({ n: 2 }));
+      await until(() => answered('stream') + answered('submit') === 2, 'the second start');
+      expect(answered('stream')).toBe(2);
+      expect(answered('submit')).toBe(0);
+      act(open);
+      await until(() => a.state().status === 'completed', 'the second run');
+      expect(a.state().result).toEqual({ n: 2 });
+    },
+  );
+
   it('sends nothing for a start stopped while it waits for its slot, within budget or over it', async () => {
     vi.useFakeTimers();
     const { open, served, page, answered, until, pass } = setUp();
@@ -522,7 +545,11 @@ describe('the stream budget, kept by useTaskStream', () => {
     act(open);
     await until(() => follower.result.current.status === 'completed', 'the follower to complete');
     expect(follower.result.current).toMatchObject({ result: { n: 2 }, error: undefined });
-    // Shown `streaming` with its task id once Submit answered, `recovering` only after the failure.
+    // Shown `streaming` with its task id once Submit answered, `recovering` only after the failure,
+    // and with it from its first render.
+    expect(seen.find((state) => state.status === 'recovering')?.error).toMatchObject({
+      status: 503,
+    });
     const statuses = seen.map((state) => state.status).filter((s, i, all) => s !== all[i - 1]);
     expect(statuses).toEqual(['idle', 'connecting', 'streaming', 'recovering', 'completed']);
     expect(answered('submit')).toBe(1);
