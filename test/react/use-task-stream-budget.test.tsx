@@ -237,8 +237,8 @@ describe('the stream budget, kept by useTaskStream', () => {
     vi.useFakeTimers();
     const { open, browser, page, answered, tasksStarted, until } = setUp();
     const space = createInMemoryWebLocks();
-    // One page's hooks read `navigator.locks` as they render, so it stays set while both tabs run;
-    // each tab has a client and a QueryClient of its own, and only the lock space is shared.
+    // Each tab has a client and a QueryClient of its own; only the lock space is shared, as a
+    // browser shares its Web Locks between the tabs of an origin.
     withPageLocks(space.tab('page'));
     const tabs = [renderStream(page()), renderStream(page())];
     const views = tabs.flatMap((tab) => [
