@@ -1,7 +1,8 @@
 /**
  * Maps a request path onto one of the service's endpoints (docs/protocol.md, "Paths and names"),
- * purely by its shape: whether the task name exists is checked later, in the order of
- * docs/protocol.md, "Headers and tokens".
+ * purely by its shape, and back: the reference service routes with it (whether the task name exists
+ * is checked later, in the order of docs/protocol.md, "Headers and tokens"), and the server proxy
+ * forwards only what it matches, along the path it rebuilds.
  */
 
 /** The endpoints of the service. */
@@ -64,4 +65,15 @@ export function matchRoute(pathname: string, basePath: string): Route | undefine
     return { endpoint: 'result', taskName, taskId };
   }
   return undefined;
+}
+
+/**
+ * The path of `route` below a base path, each part encoded again, so that a proxy sends exactly the
+ * names that were matched, never a path step the browser smuggled in.
+ */
+export function routePath(route: Route): string {
+  const task = encodeURIComponent(route.taskName);
+  return route.endpoint === 'result'
+    ? `/workflows/${task}/${encodeURIComponent(route.taskId)}/result`
+    : `/workflows/${task}/${route.endpoint}`;
 }

@@ -18,7 +18,7 @@ import { answerOpenApiDocument, OPENAPI_PATH } from './endpoints/openapi-documen
 import { answerOptions } from './endpoints/options.js';
 import { answerStream } from './endpoints/stream.js';
 import { answerSubmit } from './endpoints/submit.js';
-import { matchRoute, methodOf } from './match-route.js';
+import { matchRoute, methodOf } from '../protocol/match-route.js';
 import { parseJsonBody } from './parse-json-body.js';
 import type { ServiceContext, TaskCall } from './service-context.js';
 import { ServiceError } from './service-error.js';

@@ -13,7 +13,7 @@ import {
   proxyError,
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
-import { matchProxyRoute, proxyMethodOf, routePath, type ProxyRoute } from './proxy-route.js';
+import { matchRoute, methodOf, routePath, type Route } from '../protocol/match-route.js';
 import { relayBody } from './relay-body.js';
 
 /** A token, or a function called for every request that returns it (or a promise of it). */
@@ -247,9 +247,9 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
    * "The server proxy"), then the service's answer.
    */
   async function answer(request: Request): Promise<Response> {
-    const route = matchProxyRoute(new URL(request.url).pathname, basePath);
+    const route = matchRoute(new URL(request.url).pathname, basePath);
     if (route === undefined) return proxyError(404, 'NOT_FOUND', 'No endpoint at this path.');
-    const method = proxyMethodOf(route.endpoint);
+    const method = methodOf(route.endpoint);
     const allow = `${method}, OPTIONS`;
     // The proxy serves the app's own origin: a preflight learns the methods and nothing that would
     // let another origin's page call it (docs/protocol.md, "The server proxy").
@@ -314,7 +314,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   /** Asks the service and relays its answer, under the request's deadline or the stream's. */
   async function forward(
     request: Request,
-    route: ProxyRoute,
+    route: Route,
     method: 'GET' | 'POST',
     headers: Headers,
     body: Uint8Array<ArrayBuffer> | undefined,

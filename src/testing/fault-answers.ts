@@ -4,7 +4,7 @@
  * service or a real connection would give, so the client under test cannot tell them apart.
  */
 import { jsonResponse } from '../reference/json-response.js';
-import type { Endpoint } from '../reference/match-route.js';
+import type { Endpoint } from '../protocol/match-route.js';
 import type { ErrorReason } from '../reference/service-error.js';
 
 /** The reason the reference service gives with each status (docs/protocol.md, "Error bodies"). */

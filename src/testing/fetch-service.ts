@@ -2,7 +2,7 @@
  * The one shape every helper of `taskwire/testing` needs of a service, and the way two of them put
  * a `fetch` of their own in front of one while keeping the rest of it.
  */
-import { matchRoute, methodOf, type Route } from '../reference/match-route.js';
+import { matchRoute, methodOf, type Route } from '../protocol/match-route.js';
 
 /**
  * Anything that answers requests like the reference service does: the reference service itself,

@@ -9,7 +9,7 @@
  */
 export { scriptTask, type ScriptStep, type ScriptTaskOptions } from './script-task.js';
 export { withFaults, type Fault } from './with-faults.js';
-export type { Endpoint } from '../reference/match-route.js';
+export type { Endpoint } from '../protocol/match-route.js';
 export { recordRequests, type RecordedRequest, type RequestLog } from './record-requests.js';
 export type { FetchService } from './fetch-service.js';
 export {

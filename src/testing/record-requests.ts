@@ -3,7 +3,7 @@
  * retry carried the same idempotency key" or "nothing polled after unmount" as facts about the
  * requests, without a `fetch` wrapper of its own. Tokens are never recorded.
  */
-import type { Endpoint } from '../reference/match-route.js';
+import type { Endpoint } from '../protocol/match-route.js';
 import { replaceFetch, routeOf, type FetchService } from './fetch-service.js';
 
 /** One request that reached the service, in the order they arrived. */

@@ -4,7 +4,7 @@
  * gets one, a slow answer, and a stream whose connection breaks after some events. Everything else
  * is the service's own answer, untouched.
  */
-import type { Endpoint } from '../reference/match-route.js';
+import type { Endpoint } from '../protocol/match-route.js';
 import { errorAnswer, cutAfterEvents, networkError } from './fault-answers.js';
 import { replaceFetch, routeOf, type FetchService } from './fetch-service.js';
 

@@ -3,7 +3,7 @@
  * `Retry-After` hint while it runs.
  */
 import { successResponse } from '../json-response.js';
-import type { Route } from '../match-route.js';
+import type { Route } from '../../protocol/match-route.js';
 import { retryAfterSeconds } from '../retry-after-hint.js';
 import type { ServiceContext } from '../service-context.js';
 import { ServiceError } from '../service-error.js';

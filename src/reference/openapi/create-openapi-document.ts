@@ -8,7 +8,7 @@
 import { TASK_NAME_PATTERN } from '../../protocol/names.js';
 import type { AnyTaskDefinition } from '../define-task.js';
 import { demoTasks } from '../demo-tasks.js';
-import { methodOf, type Endpoint } from '../match-route.js';
+import { methodOf, type Endpoint } from '../../protocol/match-route.js';
 import { ERROR_REASON_STATUSES, type ErrorReason } from '../service-error.js';
 import {
   addTaskSchema,
