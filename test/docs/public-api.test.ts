@@ -11,57 +11,15 @@ import ts from 'typescript';
 import { Logger, LogLevel } from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { headingAnchorsOf } from '../support/markdown-anchors.mjs';
+import { readExportedNames } from '../support/exported-names.js';
 import {
   convertApiReference,
   documentationOf,
   readApiEntries,
-  type ApiEntry,
 } from '../../scripts/api-reference.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-
-interface ExportedName {
-  name: string;
-  entry: ApiEntry;
-  /** The declaration the name resolves to, shared by every entry that re-exports it. */
-  target: ts.Symbol;
-}
-
-/** Every name (value or type) each entry exports, resolved through re-exports to its declaration. */
-function readExportedNames(entries: ApiEntry[]): {
-  names: ExportedName[];
-  checker: ts.TypeChecker;
-} {
-  const configPath = path.join(root, 'tsconfig.json');
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-      },
-    },
-  );
-  if (config === undefined) throw new Error('tsconfig.json could not be read.');
-  const program = ts.createProgram({
-    rootNames: entries.map((entry) => path.join(root, entry.file)),
-    options: config.options,
-  });
-  const checker = program.getTypeChecker();
-  const names = entries.flatMap((entry) => {
-    const sourceFile = program.getSourceFile(path.join(root, entry.file));
-    const moduleSymbol = sourceFile && checker.getSymbolAtLocation(sourceFile);
-    if (moduleSymbol === undefined) throw new Error(`${entry.file} is not a module.`);
-    return checker.getExportsOfModule(moduleSymbol).map((symbol) => ({
-      name: symbol.getName(),
-      entry,
-      target: symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
-    }));
-  });
-  return { names, checker };
-}
 
 /** Where a symbol is declared, for failure messages: `src/client/errors.ts`. */
 function declaredIn(target: ts.Symbol): string {

@@ -6,9 +6,9 @@
  * (taskwire/server and taskwire/check joined in 0.3) fail the first test until they are listed.
  */
 import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { readApiEntries, type ApiEntry } from '../../scripts/api-reference.mjs';
+import { readExportedNames } from '../support/exported-names.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -282,33 +282,13 @@ const publicNames: Record<string, string[]> = {
   'taskwire/locales/de': ['de'],
 };
 
-/** The names `entry` exports, values and types, sorted. */
+/** The names each entry exports, values and types, sorted, by specifier. */
 function exportedNames(entries: ApiEntry[]): Map<string, string[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(
-    path.join(root, 'tsconfig.json'),
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-      },
-    },
-  );
-  if (config === undefined) throw new Error('tsconfig.json could not be read.');
-  const program = ts.createProgram({
-    rootNames: entries.map((entry) => path.join(root, entry.file)),
-    options: config.options,
-  });
-  const checker = program.getTypeChecker();
-  return new Map(
-    entries.map((entry) => {
-      const sourceFile = program.getSourceFile(path.join(root, entry.file));
-      const moduleSymbol = sourceFile && checker.getSymbolAtLocation(sourceFile);
-      if (moduleSymbol === undefined) throw new Error(`${entry.file} is not a module.`);
-      const names = checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.getName());
-      return [entry.specifier, names.sort()];
-    }),
-  );
+  const byEntry = new Map<string, string[]>(entries.map((entry) => [entry.specifier, []]));
+  for (const { name, entry } of readExportedNames(entries).names)
+    byEntry.get(entry.specifier)?.push(name);
+  for (const names of byEntry.values()) names.sort();
+  return byEntry;
 }
 
 const entries = readApiEntries(root);
