@@ -15,7 +15,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useLayoutEffect, type ReactNode } from 'react';
 import { createTaskClient } from '../src/client/index.js';
 import type { PollingPolicyOptions } from '../src/state/polling-policy.js';
-import { createTaskJournal, type TaskJournal } from '../src/state/task-journal.js';
+import type { TaskJournal } from '../src/state/task-journal.js';
 import { TaskwireProvider, useTaskResult } from '../src/react/index.js';
 import {
   createReferenceService,
@@ -32,22 +32,7 @@ import {
 } from './bench-report.js';
 import { mount, sleep, until } from './hooks-kit.js';
 import { createInMemoryWebLocks } from '../test/support/in-memory-web-locks.js';
-
-/**
- * A journal made while `navigator.locks` is `locks`, as a tab's journal takes its tab's Web Locks
- * when it is made.
- */
-function journalOfTab(locks: LockManager, options: Parameters<typeof createTaskJournal>[0]) {
-  const navigator = ((globalThis as { navigator?: object }).navigator ??= {});
-  const before = Object.getOwnPropertyDescriptor(navigator, 'locks');
-  Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
-  try {
-    return createTaskJournal(options);
-  } finally {
-    if (before) Object.defineProperty(navigator, 'locks', before);
-    else delete (navigator as { locks?: unknown }).locks;
-  }
-}
+import { tabJournal } from '../test/support/journal-page.js';
 
 const TAB_COUNTS = [1, 2, 4] as const;
 const MOUNT_GAP_MS = 100;
@@ -155,7 +140,7 @@ async function countRequests(variant: Variant, setting: Setting, tabs: number): 
     const journal: TaskJournal | undefined =
       setting === 'no journal'
         ? undefined
-        : journalOfTab(locks.tab(`tab-${String(tab)}`), {
+        : tabJournal(locks.tab(`tab-${String(tab)}`), {
             storage,
             sharePolling: setting === 'shared',
           });
