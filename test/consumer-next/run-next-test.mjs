@@ -22,11 +22,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/ensure-chromium.mjs';
+import { findChromium } from '../../scripts/ensure-chromium.mjs';
 import { declaredVersions, packPackage } from '../consumer/install-package.mjs';
 import { runProcess } from '../consumer/run-process.mjs';
-import { describeError, startTestRun } from '../consumer/test-run.mjs';
+import { describeError, launchChromium, startTestRun } from '../consumer/test-run.mjs';
 import {
   checkManyStreams,
   checkNoAppTokenInBrowser,
@@ -284,13 +283,7 @@ async function main() {
   );
   log(`✓ next start serves the app at ${server.url}; the proxy's service is at ${upstream.url}`);
 
-  const browser = await chromium.launch({
-    executablePath,
-    args: [...CHROMIUM_ARGS],
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const browser = await launchChromium(executablePath);
   cleanupSteps.push(() => browser.close());
 
   const results = [];

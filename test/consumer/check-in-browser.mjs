@@ -7,11 +7,10 @@
 // compared with what the service answered: the Options answer the page received, and each task's
 // record read back from the service by id. Then a render is reloaded mid-stream (check-reload.mjs), and
 // two tabs watch one task with one poll (check-tabs.mjs).
-import { chromium } from 'playwright';
-import { CHROMIUM_ARGS } from '../../scripts/ensure-chromium.mjs';
 import { PAGE, RENDER_FRAMES, TARGET_LANGUAGE, TRANSLATE_TEXT } from './consumer-app.mjs';
 import { checkReloadMidStream } from './check-reload.mjs';
 import { checkTwoTabsOnePoll } from './check-tabs.mjs';
+import { launchChromium } from './test-run.mjs';
 import {
   askOptions,
   check,
@@ -57,14 +56,7 @@ function recordProgressValues() {
 export async function checkInBrowser({ url, executablePath, log, onBrowser }) {
   const timings = {};
   let started = Date.now();
-  const browser = await chromium.launch({
-    executablePath,
-    args: [...CHROMIUM_ARGS],
-    // The runner closes the browser itself on a signal, before it removes its folder.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const browser = await launchChromium(executablePath);
   onBrowser(browser);
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();

@@ -3,10 +3,26 @@
 // around their checks: cleanup steps that run once, last-in first-out, whether the test passes,
 // fails, is stopped by a signal or runs past its deadline; timings of each step; and an exit that
 // says what was left open.
+import { chromium } from 'playwright';
+import { CHROMIUM_ARGS } from '../../scripts/ensure-chromium.mjs';
 import { stopProcesses } from './run-process.mjs';
 
 /** How long the process may take to exit once done; longer means something was left open. */
 const EXIT_GRACE_MS = 5_000;
+
+/**
+ * Launches Chromium for a run. Playwright's own signal handlers stay off: the run closes the
+ * browser itself on a signal, as a cleanup step, before it removes its folder.
+ */
+export function launchChromium(executablePath) {
+  return chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_ARGS],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
 
 /** An error as the log shows it: its stack where it has one. */
 export function describeError(error) {
