@@ -5,11 +5,12 @@
  * only where the runtime proves it; a stream start says so in the same words.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTaskClient, TaskwireError } from '../../src/client/index.js';
+import { createTaskClient } from '../../src/client/index.js';
 import { createReferenceService, demoTaskSchemas } from '../../src/reference/index.js';
 import { pollTaskRecord } from '../support/poll-task-record.js';
 import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
 import { startRawServer, type RawServer } from './raw-server.js';
+import { failure } from '../support/failure.js';
 
 let server: RawServer | undefined;
 
@@ -18,16 +19,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function failure(promise: Promise<unknown>): Promise<TaskwireError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TaskwireError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Reads a stream to its end. */
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   createTaskClient,
-  TaskwireError,
   type TaskClientConfig,
   type TaskSchemas,
 } from '../../src/client/index.js';
@@ -18,6 +17,7 @@ import {
 } from '../../src/reference/index.js';
 import { startReferenceServer } from '../../src/reference/node/start-reference-server.js';
 import { DEMO_TOKENS as tokens } from '../support/demo-auth.js';
+import { failure } from '../support/failure.js';
 
 /** Everything a test closes when it ends. */
 const closers: Array<() => Promise<void>> = [];
@@ -49,16 +49,6 @@ async function serve(
     default:
       return transport satisfies never;
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<TaskwireError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TaskwireError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe.each<Transport>(['in-process', 'loopback'])(

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTaskClient, TaskwireError } from '../../src/client/index.js';
+import { createTaskClient } from '../../src/client/index.js';
 import { demoTaskSchemas } from '../../src/reference/index.js';
 import { pause, sendJson, startRawServer, type RawServer } from './raw-server.js';
+import { failure } from '../support/failure.js';
 
 let server: RawServer | undefined;
 
@@ -27,17 +28,6 @@ const errorBody = (statusCode: number, reason: string, message = 'no', extra = {
   message,
   ...extra,
 });
-
-/** The TaskwireError a promise rejects with (the test fails if it resolves or throws anything else). */
-async function failure(promise: Promise<unknown>): Promise<TaskwireError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TaskwireError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('createTaskClient headers', () => {
   it('sends both tokens, platform, touchpoint and the JSON content type on a POST', async () => {

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient, TaskwireError } from '../../src/client/index.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
+import { failure } from '../support/failure.js';
 
 const servers: RawServer[] = [];
 afterEach(async () => {
@@ -18,16 +19,6 @@ async function serve(handler: Parameters<typeof startRawServer>[0]): Promise<Raw
   const server = await startRawServer(handler);
   servers.push(server);
   return server;
-}
-
-async function failure(promise: Promise<unknown>): Promise<TaskwireError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TaskwireError.isInstance(error)) return error;
-    throw new Error(`expected a TaskwireError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected the call to reject');
 }
 
 const record = (id: string) => ({
