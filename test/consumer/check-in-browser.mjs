@@ -110,9 +110,16 @@ export async function checkInBrowser({ url, executablePath, log, onBrowser }) {
   check(await translateButton.isEnabled(), 'The Translate button is disabled with a price shown.');
   await translateButton.click();
   await render.getByRole('button', { name: PAGE.renderButton }).click();
-  const translateId = (await (await submitResponse).json()).response.id;
+  // The id is read from Submit's Location header, not its body, for the reason given at the quote.
+  const location = (await submitResponse).headers().location ?? '';
+  const translateId = /\/workflows\/translate-text\/([^/]+)\/result$/.exec(
+    new URL(location, url).pathname,
+  )?.[1];
   const renderId = (await streamResponse).headers()['x-task-id'];
-  check(typeof translateId === 'string', 'Submit answered no task id.');
+  check(
+    typeof translateId === 'string',
+    `Submit answered no task id in its Location (${location}).`,
+  );
   check(typeof renderId === 'string', 'The stream answered no x-task-id.');
   log(`  submitted translate-text ${translateId}; streaming render-video ${renderId}`);
   await Promise.all([
