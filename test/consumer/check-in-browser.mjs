@@ -112,9 +112,7 @@ export async function checkInBrowser({ url, executablePath, log, onBrowser }) {
   await render.getByRole('button', { name: PAGE.renderButton }).click();
   // The id is read from Submit's Location header, not its body, for the reason given at the quote.
   const location = (await submitResponse).headers().location ?? '';
-  const translateId = /\/workflows\/translate-text\/([^/]+)\/result$/.exec(
-    new URL(location, url).pathname,
-  )?.[1];
+  const translateId = /\/workflows\/translate-text\/([^/?#]+)\/result/.exec(location)?.[1];
   const renderId = (await streamResponse).headers()['x-task-id'];
   check(
     typeof translateId === 'string',
