@@ -5,6 +5,7 @@
  * (`navigator.locks`), which the browser frees by itself when a tab closes or crashes; where there is
  * no Web Locks API (Node, an old browser) it is a count kept in this module, which covers one page.
  */
+import { platformLocks, type WebLocks } from './web-locks.js';
 
 /** Frees a slot taken with {@link takeStreamSlot}; calling it again does nothing. */
 export type ReleaseStreamSlot = () => void;
@@ -29,12 +30,6 @@ export function streamBudgetKey(baseUrl: string): string {
   } catch {
     return baseUrl;
   }
-}
-
-/** The page's Web Locks API, or `undefined` where it has none. Read per call, never at import. */
-function pageLocks(): LockManager | undefined {
-  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  return typeof locks?.request === 'function' ? locks : undefined;
 }
 
 /** Wraps `release` so that only its first call counts. */
@@ -65,7 +60,7 @@ function takeInPage(service: string, max: number): ReleaseStreamSlot | undefined
  * a sandboxed frame), so the caller can fall back to the page's own count.
  */
 function tryLock(
-  locks: LockManager,
+  locks: WebLocks,
   name: string,
 ): Promise<ReleaseStreamSlot | undefined | 'unusable'> {
   return new Promise((answer) => {
@@ -93,7 +88,7 @@ function tryLock(
 export async function takeStreamSlot(
   service: string,
   max: number,
-  locks: LockManager | undefined = pageLocks(),
+  locks: WebLocks | undefined = platformLocks(),
 ): Promise<ReleaseStreamSlot | undefined> {
   if (locks === undefined) return takeInPage(service, max);
   for (let index = 0; index < max; index++) {
@@ -113,6 +108,6 @@ export function streamSlots(
   max: number,
 ): () => Promise<ReleaseStreamSlot | undefined> {
   const service = streamBudgetKey(baseUrl);
-  const locks = pageLocks();
+  const locks = platformLocks();
   return () => takeStreamSlot(service, max, locks);
 }

@@ -28,6 +28,7 @@ import {
   slowestPollDelay,
 } from './polling-policy.js';
 import type { PollingPolicyOptions } from './polling-policy.js';
+import { platformLocks, type WebLocks } from './web-locks.js';
 
 /** What a task's sharing may sit idle (nobody reading it) beyond two ceilings before it is dropped. */
 export const IDLE_GRACE_MS = 1000;
@@ -153,28 +154,10 @@ function freshFor(
   return delay === false ? 0 : Math.min(delay, ceiling);
 }
 
-/**
- * The part of the Web Locks API (`navigator.locks`) the sharing uses, written by shape so that the
- * package's declarations need no DOM library (a server's or a build tool's type check reads them).
- */
-export interface WebLocks {
-  /** Requests the lock `name`; `callback` holds it until the promise it returns settles. */
-  request(
-    name: string,
-    options: { ifAvailable?: boolean; signal?: AbortSignal },
-    callback: (lock: unknown) => Promise<void> | undefined,
-  ): Promise<unknown>;
-}
-
 /** The platform objects a sharing needs, each `undefined` where the runtime lacks it. */
 export interface TabPollSharingPlatform {
   /** The Web Locks API of this tab. Defaults to `navigator.locks`. */
   locks?: WebLocks | undefined;
-}
-
-/** This tab's `navigator.locks`, or `undefined` where there is none. */
-export function platformLocks(): WebLocks | undefined {
-  return typeof navigator === 'undefined' ? undefined : (navigator as { locks?: WebLocks }).locks;
 }
 
 /**

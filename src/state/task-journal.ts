@@ -31,11 +31,11 @@ import { sharedRecordCheck, type SharedPollClient } from './check-shared-record.
 import type { PollingPolicyOptions } from './polling-policy.js';
 import {
   createTabPollSharing,
-  platformLocks,
   type ReadSharedRecord,
   type SharedPollContext,
   type TabPollSharing,
 } from './tab-poll-sharing.js';
+import { platformLocks } from './web-locks.js';
 
 /** How a journal entry's task was started. */
 export type TaskJournalMode = 'submit' | 'stream' | 'execute';
