@@ -9,14 +9,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskResult } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
-import { step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
 
 let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {
-  // Timers and the clock only: setImmediate stays real, so the service's answers come through.
-  vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
+  fakeTimersAndClock();
 });
 afterEach(async () => {
   vi.useRealTimers();

@@ -24,7 +24,7 @@ import {
   tabJournal,
 } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
-import { step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
 
 /** A fixed interval: the policy's floor and ceiling alike. */
 const INTERVAL_MS = 200;
@@ -34,10 +34,7 @@ const POLLING: PollingPolicyOptions = { minIntervalMs: INTERVAL_MS, maxIntervalM
 
 let space: InMemoryWebLocks;
 beforeEach(() => {
-  // Timers and the clock only: setImmediate stays real, so channel messages can be let through.
-  vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
+  fakeTimersAndClock();
   space = createInMemoryWebLocks();
 });
 afterEach(async () => {

@@ -17,7 +17,7 @@ import {
   type TaskJournal,
 } from '../../src/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
-import { step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
 
 /** What the fake Notification API saw. */
 const shown: Array<{ title: string; options: NotificationOptions | undefined }> = [];
@@ -47,10 +47,7 @@ function setVisibility(state: 'hidden' | 'visible') {
 
 const originalTitle = 'My app';
 beforeEach(() => {
-  // Timers and the clock only: setImmediate stays real, so the service's answers come through.
-  vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
+  fakeTimersAndClock();
   shown.length = 0;
   permission = 'default';
   (globalThis as Record<string, unknown>).Notification = FakeNotification;

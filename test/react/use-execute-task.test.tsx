@@ -3,42 +3,24 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useExecuteTask, useTaskResult } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
+import { fakeTimersAndClock, until } from '../support/step-fake-clock.js';
 
 // On the fake clock: the service's task sleeps and Execute limit, and the hooks' polling, move only
 // when the test moves them, so each test says what happened by which simulated instant.
 beforeEach(() => {
-  vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
+  fakeTimersAndClock();
 });
 afterEach(async () => {
   await closeHookTestServices();
   vi.useRealTimers();
 });
 
-/** Moves the fake clock by `ms`, letting React commit what it set off. */
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
-
-/**
- * Moves the fake clock in `stepMs` steps until `done()` and returns the simulated time that took;
- * fails once `maxMs` have passed without it.
- */
-async function advanceUntil(done: () => boolean, what: string, stepMs: number, maxMs: number) {
-  let elapsed = 0;
-  while (!done()) {
-    if (elapsed >= maxMs) throw new Error(`${what} did not happen within ${maxMs} simulated ms`);
-    await advance(stepMs);
-    elapsed += stepMs;
-  }
-  return elapsed;
-}
-
 describe('useExecuteTask', () => {
   it('returns the outcome of a task', async () => {
     const { options } = hookTestService();
     const { result } = renderHookWithTaskwire(() => useExecuteTask('echo'), options);
     act(() => result.current.mutate({ params: { message: 'now' } }));
-    await advanceUntil(() => result.current.isSuccess, 'the answer', 10, 1000);
+    await until(() => result.current.isSuccess, { stepMs: 10, limitMs: 1000 });
     expect(result.current.data).toMatchObject({ status: 'COMPLETED', result: { echo: 'now' } });
   });
 
@@ -49,7 +31,7 @@ describe('useExecuteTask', () => {
     act(() => result.current.mutate({ params: {} }));
     // Not before the task has run its 100 ms.
     expect(
-      await advanceUntil(() => result.current.isSuccess, 'the answer', 10, 1000),
+      await until(() => result.current.isSuccess, { stepMs: 10, limitMs: 1000 }),
     ).toBeGreaterThanOrEqual(100);
     expect(result.current.data?.status).toBe('FAILED');
     expect(result.current.data?.result).toMatchObject({
@@ -65,7 +47,7 @@ describe('useExecuteTask', () => {
     const { result } = view;
     act(() => result.current.mutate({ params: { seconds: 60 } }));
     // At the 20 s limit, long before the task's 60 s end.
-    const waited = await advanceUntil(() => result.current.isError, 'the timeout', 100, 30_000);
+    const waited = await until(() => result.current.isError, { stepMs: 100, limitMs: 30_000 });
     expect(waited).toBeGreaterThanOrEqual(20_000);
     expect(result.current.error).toMatchObject({
       code: 'timeout',
@@ -81,12 +63,10 @@ describe('useExecuteTask', () => {
       { ...options, client: view.client, queryClient: view.queryClient },
     );
     // The task's other 40 s, followed by polls to its end.
-    await advanceUntil(
-      () => follow.result.current.data?.status === 'COMPLETED',
-      'the completed record',
-      1000,
-      60_000,
-    );
+    await until(() => follow.result.current.data?.status === 'COMPLETED', {
+      stepMs: 1000,
+      limitMs: 60_000,
+    });
     expect(follow.result.current.data?.status).toBe('COMPLETED');
   });
 });

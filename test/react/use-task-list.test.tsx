@@ -19,13 +19,10 @@ import {
 import { withFaults } from '../../src/testing/index.js';
 import { mapStorage } from '../support/map-storage.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
-import { step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
 
 beforeEach(() => {
-  // Timers and the clock only: setImmediate stays real, so the service's answers come through.
-  vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
+  fakeTimersAndClock();
 });
 afterEach(async () => {
   vi.useRealTimers();

@@ -3,12 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskOptions } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
+import { fakeTimersAndClock } from '../support/step-fake-clock.js';
 
 let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {
-  vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
+  fakeTimersAndClock();
 });
 afterEach(async () => {
   await closeHookTestServices();

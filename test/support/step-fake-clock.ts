@@ -7,6 +7,17 @@
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 
+/**
+ * Fakes the timers and the clock only (`setTimeout`, `setInterval`, `Date`), for a `beforeEach`:
+ * `setImmediate` stays real, so the in-process service's answers, channel messages and the turns
+ * of {@link step} still come through.
+ */
+export function fakeTimersAndClock(): void {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+}
+
 /** Advances the simulated clock by `ms`, letting answers, messages and renders through. */
 export async function step(ms: number): Promise<void> {
   await act(async () => {
