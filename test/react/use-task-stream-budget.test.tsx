@@ -22,7 +22,7 @@ import {
   type RenderHookWithTaskwireOptions,
 } from '../../src/testing/index.js';
 import { browserConnections } from '../support/browser-connections.js';
-import { trackRequests } from '../support/fake-clock.js';
+import { advanceUntil, settleOnFakeClock, trackRequests } from '../support/fake-clock.js';
 import { gatedTask } from '../support/gated-task.js';
 import { createInMemoryWebLocks } from '../support/in-memory-web-locks.js';
 
@@ -42,16 +42,8 @@ it('shows a stream over budget as any stream: its task id, progress, events by r
   const answered = (endpoint: 'stream' | 'submit' | 'result') =>
     served.requests.filter((request) => request.endpoint === endpoint).length;
   /** Moves the fake clock, a step per `act`, until `done()` holds; never past an unanswered request. */
-  const until = async (done: () => boolean, what: string) => {
-    for (let step = 0; !done(); step++) {
-      if (step > 2000) throw new Error(`Still waiting for ${what}.`);
-      await act(async () => {
-        const busy = service.inFlight();
-        if (busy !== undefined) await busy;
-        await vi.advanceTimersByTimeAsync(busy === undefined ? 50 : 0);
-      });
-    }
-  };
+  const until = (done: () => boolean, what: string) =>
+    advanceUntil(done, service, what, { maxMs: 100_000, around: act });
 
   const view = renderHookWithTaskwire(
     () => ({ first: useTaskStream('gated'), second: useTaskStream('gated') }),
@@ -130,17 +122,9 @@ function setUp(faults: Fault[] = []) {
   /** The requests that named task `taskId` (its Get Results). */
   const requestsFor = (taskId: string) =>
     served.requests.filter((request) => request.path.includes(taskId)).length;
+  const advancing = { maxMs: 200_000, around: act };
   /** Moves the fake clock, a step per `act`, until `done()` holds; never past an unanswered request. */
-  const until = async (done: () => boolean, what: string) => {
-    for (let step = 0; !done(); step++) {
-      if (step > 4000) throw new Error(`Still waiting for ${what}.`);
-      await act(async () => {
-        const busy = service.inFlight();
-        if (busy !== undefined) await busy;
-        await vi.advanceTimersByTimeAsync(busy === undefined ? 50 : 0);
-      });
-    }
-  };
+  const until = (done: () => boolean, what: string) => advanceUntil(done, service, what, advancing);
   /** Lets `ms` of simulated time pass the same way. */
   const pass = (ms: number) => {
     const end = Date.now() + ms;
@@ -149,13 +133,8 @@ function setUp(faults: Fault[] = []) {
   /** Settles `promise` the same way: its value, and how much simulated time that took. */
   const settle = async <Value,>(promise: Promise<Value>, what: string) => {
     const since = Date.now();
-    let settled = false;
-    void promise.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    await until(() => settled, what);
-    return { value: await promise, tookMs: Date.now() - since };
+    const value = await settleOnFakeClock(promise, service, what, advancing);
+    return { value, tookMs: Date.now() - since };
   };
   return {
     open,

@@ -34,6 +34,19 @@ export function trackRequests(service: FetchService): TrackedService {
   };
 }
 
+/** How {@link advanceUntil} moves: its limit, its step, and what each step runs inside. */
+export interface AdvanceOptions {
+  /** The simulated time after which it fails (default 120 000 ms). */
+  maxMs?: number;
+  /** The step of the clock (default 50 ms). */
+  stepMs?: number;
+  /**
+   * Runs each step (a wait for an answer, or a move of the clock): React's `act` in a hook test,
+   * so that what the step sets off renders inside it. Defaults to running the step as it is.
+   */
+  around?: (step: () => Promise<void>) => Promise<unknown>;
+}
+
 /**
  * Advances the fake clock in steps of `stepMs` until `done()` holds, first letting every request in
  * the service's hands be answered; fails when the clock has moved `maxMs` without it.
@@ -42,20 +55,22 @@ export async function advanceUntil(
   done: () => boolean,
   service: Pick<TrackedService, 'inFlight'>,
   what: string,
-  { maxMs = 120_000, stepMs = 50 } = {},
+  { maxMs = 120_000, stepMs = 50, around = (step) => step() }: AdvanceOptions = {},
 ): Promise<void> {
   let elapsed = 0;
   while (!done()) {
-    const busy = service.inFlight();
-    if (busy !== undefined) {
-      await busy;
-      // Let what the answer sets off (reading it, the next call) run before looking again.
-      await vi.advanceTimersByTimeAsync(0);
-      continue;
-    }
-    if (elapsed >= maxMs) throw new Error(`Still waiting for ${what} after ${maxMs} ms.`);
-    await vi.advanceTimersByTimeAsync(stepMs);
-    elapsed += stepMs;
+    await around(async () => {
+      const busy = service.inFlight();
+      if (busy !== undefined) {
+        await busy;
+        // Let what the answer sets off (reading it, the next call) run before looking again.
+        await vi.advanceTimersByTimeAsync(0);
+        return;
+      }
+      if (elapsed >= maxMs) throw new Error(`Still waiting for ${what} after ${maxMs} ms.`);
+      await vi.advanceTimersByTimeAsync(stepMs);
+      elapsed += stepMs;
+    });
   }
 }
 
@@ -64,7 +79,7 @@ export async function settleOnFakeClock<Value>(
   promise: Promise<Value>,
   service: Pick<TrackedService, 'inFlight'>,
   what: string,
-  options?: { maxMs?: number; stepMs?: number },
+  options?: AdvanceOptions,
 ): Promise<Value> {
   let settled = false;
   void promise.then(
