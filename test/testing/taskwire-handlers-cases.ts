@@ -11,12 +11,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import {
   createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
   demoTasks,
   type ReferenceService,
 } from '../../src/reference/index.js';
 import { scriptTask, taskwireHandlers, withFaults, type Fault } from '../../src/testing/index.js';
+import { DEMO_TOKENS, JSON_AUTH } from '../support/demo-auth.js';
 
 /** Where the client sends its requests; msw answers them in the test. */
 export const BASE = 'http://taskwire.test';
@@ -54,8 +53,7 @@ function serveOver(network: MockNetwork, faults: Fault[] = []) {
   network.use(...taskwireHandlers(withFaults(service, faults), { baseUrl: BASE }));
   const client = createTaskClient({
     baseUrl: BASE,
-    userToken: DEMO_USER_TOKEN,
-    clientToken: DEMO_CLIENT_TOKEN,
+    ...DEMO_TOKENS,
   });
   return { service, client };
 }
@@ -157,12 +155,7 @@ export function describeTaskwireHandlers(
       const { client } = serve([{ endpoint: 'stream', cutAfterEvents: 1 }]);
       const response = await fetch(`${BASE}/workflows/burst/stream`, {
         method: 'POST',
-        headers: {
-          authorization: `Bearer ${DEMO_USER_TOKEN}`,
-          'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-        },
+        headers: { ...JSON_AUTH, accept: 'text/event-stream' },
         body: JSON.stringify({ params: {} }),
       });
       const taskId = response.headers.get('x-task-id')!;
@@ -202,11 +195,7 @@ export function describeTaskwireHandlers(
       const { client } = serve([{ endpoint: 'execute', request: 1, lostAnswer: true }]);
       const raw = await fetch(`${BASE}/workflows/echo/execute`, {
         method: 'POST',
-        headers: {
-          authorization: `Bearer ${DEMO_USER_TOKEN}`,
-          'x-app-authorization': `Bearer ${DEMO_CLIENT_TOKEN}`,
-          'content-type': 'application/json',
-        },
+        headers: JSON_AUTH,
         body: JSON.stringify({ params: { message: 'lost' } }),
       }).then(
         () => 'answered',
@@ -232,8 +221,7 @@ export function describeTaskwireHandlers(
       network.use(...taskwireHandlers(service, { baseUrl: `${BASE}/api/` }));
       const client = createTaskClient({
         baseUrl: `${BASE}/api`,
-        userToken: DEMO_USER_TOKEN,
-        clientToken: DEMO_CLIENT_TOKEN,
+        ...DEMO_TOKENS,
       });
       await expect(client.execute('echo', { message: 'based' })).resolves.toMatchObject({
         result: { echo: 'based' },
