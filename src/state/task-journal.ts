@@ -208,9 +208,7 @@ const storedSchema = z.object({
 /** The prefix of every storage key the journal writes; keys of other origins' code are left alone. */
 const STORAGE_PREFIX = 'taskwire:journal:';
 
-type StorageArea = TaskJournalStorageArea;
-
-function memoryStorage(): StorageArea {
+function memoryStorage(): TaskJournalStorageArea {
   const values = new Map<string, string>();
   return {
     getItem: (key) => values.get(key) ?? null,
@@ -220,9 +218,9 @@ function memoryStorage(): StorageArea {
 }
 
 /** The Web Storage area named, or `undefined` where the runtime has none (or refuses access). */
-function webStorage(name: 'sessionStorage' | 'localStorage'): StorageArea | undefined {
+function webStorage(name: 'sessionStorage' | 'localStorage'): TaskJournalStorageArea | undefined {
   try {
-    return (globalThis as Record<string, unknown>)[name] as StorageArea | undefined;
+    return (globalThis as Record<string, unknown>)[name] as TaskJournalStorageArea | undefined;
   } catch {
     // Reading `localStorage` throws where cookies are blocked.
     return undefined;
@@ -255,7 +253,7 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   const maxAgeMs = options.maxAgeMs ?? 24 * 60 * 60 * 1000;
   const now = options.now ?? Date.now;
   const requested = options.storage ?? 'session';
-  const storage: StorageArea =
+  const storage: TaskJournalStorageArea =
     typeof requested === 'object'
       ? requested
       : requested === 'memory'
