@@ -214,6 +214,7 @@ const publicNames: Record<string, string[]> = {
     'NodeHandlerOptions',
     'NodeRequestListener',
     'ReferenceServer',
+    'ServedRequest',
     'StartReferenceServerOptions',
     'createNodeHandler',
     'startReferenceServer',
