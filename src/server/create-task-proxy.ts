@@ -5,7 +5,7 @@
  * required, the app token is never taken from the browser, only the protocol's headers go upstream
  * (never cookies), redirects are never followed, and every request has a deadline and a body limit.
  */
-import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import { isOpaqueTaskId, TASK_NAME_PATTERN } from '../protocol/names.js';
 import { readLimitedBody } from '../protocol/read-limited-body.js';
 import {
   PASSED_ANSWER_HEADERS,
@@ -199,11 +199,6 @@ function isJsonContentType(value: string | null): boolean {
   return value !== null && /^application\/json\s*(?:;|$)/i.test(value.trim());
 }
 
-/** Whether `id` can be a task id of the protocol (docs/protocol.md, "Paths and names"). */
-function isTaskId(id: string): boolean {
-  return id.length <= 256 && id !== '.' && id !== '..';
-}
-
 /**
  * Makes a proxy that forwards the protocol's five endpoints below `basePath` to `target`, adding
  * the app token on the server (docs/protocol.md, "The server proxy"). Throws a `TypeError` for
@@ -281,8 +276,10 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       const shown = TASK_NAME_PATTERN.test(route.taskName) ? `'${route.taskName}'` : 'of that name';
       return proxyError(404, 'TASK_NOT_FOUND', `No task ${shown}.`);
     }
-    if (route.endpoint === 'result' && !isTaskId(route.taskId)) {
-      return proxyError(404, 'RESULT_NOT_FOUND', 'No task with this id.');
+    // Opaque ids only: a hop behind the proxy that decodes paths again (`%2F` into `/`) must never
+    // be walked off the allow-list or onto another path of the service's host.
+    if (route.endpoint === 'result' && !isOpaqueTaskId(route.taskId)) {
+      return proxyError(404, 'TASK_NOT_FOUND', 'No task with this id.');
     }
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (method === 'POST') {

@@ -289,13 +289,52 @@ describe('createTaskProxy: what goes upstream', () => {
       answerJson(outgoing, 200, { status: 'success', response: {} }),
     );
 
-    await fetch(`${proxyUrl}/workflows/echo/a%20b/result?token=x`);
-    const tooLong = await fetch(`${proxyUrl}/workflows/echo/${'i'.repeat(257)}/result`);
+    await fetch(`${proxyUrl}/workflows/echo/task:1+2/result?token=x`);
 
     expect(upstream.requests.map((request) => request.url)).toEqual([
-      '/v1/workflows/echo/a%20b/result',
+      '/v1/workflows/echo/task%3A1%2B2/result',
     ]);
-    expect(await refusal(tooLong)).toMatchObject({ statusCode: 404, reason: 'RESULT_NOT_FOUND' });
+  });
+
+  it('passes only opaque ids: one that a hop behind could decode into a path is 404 TASK_NOT_FOUND, and nothing goes upstream', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(outgoing, 200, { status: 'success', response: {} }),
+    );
+    // Each as the browser sends it, still encoded; the proxy decodes it once, as the route does.
+    const ids = [
+      '..%2Fadmin', // a path step, once a hop behind decodes %2F
+      '..%2F..%2Fother-task%2Ftask-1',
+      'a%2Fb',
+      'a%5Cb', // a backslash, a slash to many servers
+      'a%3Fb', // a query
+      'a%23b', // a fragment
+      'a%25b', // a percent sign: %252F is %2F after one more decoding
+      '%252F',
+      'a%20b', // whitespace
+      'a%09b',
+      '%C2%A0', // a no-break space
+      'a%0Ab', // control characters: C0, DEL and C1
+      'a%00b',
+      'a%7Fb',
+      'a%C2%85b',
+      'i'.repeat(257),
+    ];
+
+    const answers = await Promise.all(
+      ids.map((id) => fetch(`${proxyUrl}/workflows/echo/${id}/result`)),
+    );
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(await refusal(answer)).toMatchObject({ statusCode: 404, reason: 'TASK_NOT_FOUND' });
+    }
+    expect(upstream.requests).toHaveLength(0);
+    // An opaque id of any other character passes, encoded again.
+    const passed = await fetch(`${proxyUrl}/workflows/echo/0f8e-%C3%A9:~!*'()@$,;=/result`);
+    expect(passed.status).toBe(200);
+    expect(upstream.requests.map((request) => request.url)).toEqual([
+      "/v1/workflows/echo/0f8e-%C3%A9%3A~!*'()%40%24%2C%3B%3D/result",
+    ]);
   });
 });
 
