@@ -3,14 +3,19 @@
  * protocol's five endpoints to the real service and keeps the app token (`x-app-authorization`) on
  * the server (docs/protocol.md, "The server proxy"). Secure by default: the allow-list of tasks is
  * required, the app token is never taken from the browser, only the protocol's headers go upstream
- * (never cookies), redirects are never followed, and every request has a deadline and a body limit.
+ * (never cookies), redirects are never followed, no page of the service reaches the app's origin, and
+ * every request has a deadline and a body limit.
  */
 import { isOpaqueTaskId, TASK_NAME_PATTERN } from '../protocol/names.js';
+import { isEventStreamMediaType, mediaTypeOf } from '../protocol/media-types.js';
 import { readLimitedBody } from '../protocol/read-limited-body.js';
 import {
+  BODILESS_STATUSES,
   PASSED_ANSWER_HEADERS,
   PASSED_REQUEST_HEADERS,
   proxyError,
+  refusalOfAnswer,
+  withNoSniff,
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
 import { matchRoute, methodOf, routePath, type Route } from '../protocol/match-route.js';
@@ -102,8 +107,6 @@ export const DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS = 45_000;
 const CLIENT_LABEL_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** What a token may hold: visible ASCII, no spaces, so it fits a `Bearer` header as it is. */
 const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
-/** Statuses whose answers never have a body. */
-const BODILESS_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 
 function writeErrorToConsole(error: unknown): void {
   console.error('taskwire proxy: a request failed inside the proxy:', error);
@@ -194,11 +197,6 @@ function proxyLocation(location: string, target: Target, basePath: string): stri
   return basePath + resolved.pathname.slice(target.path.length);
 }
 
-/** Whether a `Content-Type` is JSON: `application/json`, with parameters or without. */
-function isJsonContentType(value: string | null): boolean {
-  return value !== null && /^application\/json\s*(?:;|$)/i.test(value.trim());
-}
-
 /**
  * Makes a proxy that forwards the protocol's five endpoints below `basePath` to `target`, adding
  * the app token on the server (docs/protocol.md, "The server proxy"). Throws a `TypeError` for
@@ -263,7 +261,10 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     // A page of another site can send a cookie-bearing POST only as a form (text/plain and the
     // like); a JSON one needs a preflight, which the proxy never grants. So a POST that is not JSON
     // never reaches the service, whatever the service itself would make of it.
-    if (method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) {
+    if (
+      method === 'POST' &&
+      mediaTypeOf(request.headers.get('content-type')) !== 'application/json'
+    ) {
       return proxyError(
         415,
         'UNSUPPORTED_MEDIA_TYPE',
@@ -367,15 +368,12 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       return proxyError(502, 'UPSTREAM_UNAVAILABLE', 'The service could not be reached.');
     }
 
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    const refusal = refusalOfAnswer(response);
+    if (refusal !== undefined) {
       release();
       upstream.abort();
       await response.body?.cancel().catch(() => undefined);
-      return proxyError(
-        502,
-        'UPSTREAM_REDIRECT',
-        'The service answered with a redirect, which the proxy never follows.',
-      );
+      return proxyError(502, refusal.reason, refusal.message);
     }
 
     const answerHeaders = new Headers();
@@ -386,8 +384,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     const location = response.headers.get('location');
     const rewritten = location === null ? undefined : proxyLocation(location, target, basePath);
     if (rewritten !== undefined) answerHeaders.set('location', rewritten);
-    const isEventStream = /^text\/event-stream\b/i.test(answerHeaders.get('content-type') ?? '');
-    if (isEventStream) {
+    if (isEventStreamMediaType(response.headers.get('content-type'))) {
       // Neither a compressing server (Next.js) nor a buffering one in front (nginx) may hold
       // events back.
       answerHeaders.set('cache-control', 'no-cache, no-transform');
@@ -420,10 +417,10 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   return {
     async fetch(request) {
       try {
-        return await answer(request);
+        return withNoSniff(await answer(request));
       } catch (error) {
         onError(error);
-        return proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.');
+        return withNoSniff(proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.'));
       }
     },
   };

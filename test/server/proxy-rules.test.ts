@@ -404,6 +404,70 @@ describe('createTaskProxy: what comes back', () => {
     expect(await submit('/admin/workflows/echo/task-1/result')).toBeNull();
   });
 
+  it("never serves the service's page on the app's origin: an answer that is neither JSON nor a stream is 502 UPSTREAM_NOT_JSON", async () => {
+    // A service's error page that echoes the path: on the app's origin, its script would run with
+    // the user's session.
+    let status = 200;
+    let contentType: string | undefined = 'text/html; charset=utf-8';
+    const { upstream, proxyUrl } = await proxiedUpstream((request, outgoing) => {
+      outgoing.writeHead(status, contentType === undefined ? {} : { 'content-type': contentType });
+      outgoing.end(
+        `<html><body>No page at ${decodeURIComponent(request.url)}<script>steal()</script>`,
+      );
+    });
+    const ask = async (answerStatus: number, answerType: string | undefined) => {
+      status = answerStatus;
+      contentType = answerType;
+      const [read, stream] = [
+        await fetch(`${proxyUrl}/workflows/echo/<svg>/result`),
+        await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+          ...POST_JSON,
+          body: '{"params":{}}',
+        }),
+      ];
+      return [read, stream];
+    };
+
+    const answers = [
+      ...(await ask(200, 'text/html; charset=utf-8')),
+      ...(await ask(404, 'text/html')),
+      ...(await ask(500, 'text/plain')),
+      ...(await ask(200, undefined)),
+      ...(await ask(200, 'application/jsonp')),
+    ];
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(502);
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      const text = await answer.text();
+      expect(text).not.toContain('<script>');
+      expect(errorBodySchema.parse(JSON.parse(text))).toMatchObject({
+        statusCode: 502,
+        reason: 'UPSTREAM_NOT_JSON',
+      });
+    }
+    expect(upstream.requests).toHaveLength(answers.length);
+  });
+
+  it('passes JSON of any +json type, and marks every answer nosniff', async () => {
+    const { proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(
+        outgoing,
+        409,
+        { status: 'error', statusCode: 409, reason: 'BUSY', message: 'Busy.' },
+        { 'content-type': 'application/problem+json', 'x-content-type-options': 'sniff-away' },
+      ),
+    );
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/task-1/result`);
+
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await refusal(answer)).toMatchObject({ reason: 'BUSY' });
+  });
+
   it('never follows a redirect: a 3xx is 502 UPSTREAM_REDIRECT and its target gets nothing', async () => {
     const elsewhere = await startRecordingUpstream(accept);
     const { upstream, proxyUrl } = await proxiedUpstream((request, outgoing) => {
