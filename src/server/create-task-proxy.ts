@@ -71,8 +71,11 @@ export interface TaskProxyOptions {
   /** The largest request body passed on; a larger one is 413. Defaults to `1048576` (1 MiB). */
   maxBodyBytes?: number;
   /**
-   * The deadline of every request but a stream, from asking the service to the end of its answer;
-   * past it, 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`.
+   * The deadline of the browser's request body, and then of the service's answer: a body not
+   * arrived whole within it is 408 `REQUEST_TIMEOUT` (the service is asked nothing); every request
+   * but a stream then has it again from asking the service to the end of its answer, past which it
+   * is 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`, above
+   * the 20 s Execute may take.
    */
   requestTimeoutMs?: number;
   /**
@@ -284,7 +287,20 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     }
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (method === 'POST') {
-      const reading = await readLimitedBody(request, maxBodyBytes).catch(() => undefined);
+      // A body trickled in (or never finished) must not hold the proxy open: it has
+      // `requestTimeoutMs` to arrive whole, and the service is asked nothing until it has.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), requestTimeoutMs);
+      const reading = await readLimitedBody(request, maxBodyBytes, deadline.signal)
+        .catch(() => undefined)
+        .finally(() => clearTimeout(timer));
+      if (reading === undefined && deadline.signal.aborted) {
+        return proxyError(
+          408,
+          'REQUEST_TIMEOUT',
+          `The body did not arrive within ${requestTimeoutMs} ms.`,
+        );
+      }
       if (reading === undefined) {
         return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
       }

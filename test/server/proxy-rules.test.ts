@@ -4,9 +4,10 @@
  * The proxy itself runs on loopback behind the node adapter, as an Express or `node:http` app would
  * serve it, and the browser's side is a plain `fetch`.
  */
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { text } from 'node:stream/consumers';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import { errorBodySchema } from '../../src/protocol/error-body.js';
 import { startReferenceServer } from '../../src/reference/node/index.js';
@@ -37,6 +38,24 @@ async function proxiedUpstream(
   const upstream = await startRecordingUpstream(handler);
   const proxyUrl = await serveProxy({ target: `${upstream.url}/v1`, ...options });
   return { upstream, proxyUrl };
+}
+
+/**
+ * A recording upstream answering with `handler`, and a proxy in front of it asked in-process,
+ * through its Web `fetch`, where a test needs the body stream or the timers of its own.
+ */
+async function inProcessProxy(
+  handler: UpstreamHandler,
+  options: Omit<Partial<TaskProxyOptions>, 'target'> = {},
+) {
+  const upstream = await startRecordingUpstream(handler);
+  const proxy = createTaskProxy({
+    target: upstream.url,
+    clientToken: 'server-app-token',
+    tasks: ['echo', 'render-video'],
+    ...options,
+  });
+  return { upstream, proxy };
 }
 
 /** Answers 202 like a Submit. */
@@ -548,12 +567,7 @@ describe('createTaskProxy: streams', () => {
   });
 
   it('aborts the request to the service when the request signal aborts before any answer', async () => {
-    const upstream = await startRecordingUpstream(() => {});
-    const proxy = createTaskProxy({
-      target: upstream.url,
-      clientToken: 'server-app-token',
-      tasks: ['render-video'],
-    });
+    const { upstream, proxy } = await inProcessProxy(() => {});
     const browser = new AbortController();
 
     const answering = proxy.fetch(
@@ -571,14 +585,9 @@ describe('createTaskProxy: streams', () => {
   });
 
   it('aborts the request to the service when the browser cancels the answer body', async () => {
-    const upstream = await startRecordingUpstream((_request, outgoing) => {
+    const { upstream, proxy } = await inProcessProxy((_request, outgoing) => {
       outgoing.writeHead(200, { 'content-type': 'text/event-stream' });
       outgoing.write(': keep-alive\n\n');
-    });
-    const proxy = createTaskProxy({
-      target: upstream.url,
-      clientToken: 'server-app-token',
-      tasks: ['render-video'],
     });
 
     const answer = await proxy.fetch(
@@ -674,6 +683,77 @@ describe('createTaskProxy: deadlines and limits', () => {
     expect(await refusal(answer)).toMatchObject({ statusCode: 504, reason: 'UPSTREAM_TIMEOUT' });
   });
 
+  it('answers 408 REQUEST_TIMEOUT to a body that does not arrive within requestTimeoutMs, and asks the service nothing', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, { requestTimeoutMs: 100 });
+
+    // A body announced whole and never finished, over a real socket, as a slow-loris client sends it.
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = httpRequest(`${proxyUrl}/workflows/echo/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+      });
+      outgoing.on('response', resolve).on('error', reject);
+      outgoing.write('{"params":{"message":"');
+      onTestFinished(() => {
+        outgoing.destroy();
+      });
+    });
+    const body = errorBodySchema.parse(JSON.parse(await text(answer)));
+
+    expect(answer.statusCode).toBe(408);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    // The rest of the body would be read as the next request: the connection is closed.
+    expect(answer.headers.connection).toBe('close');
+    expect(body).toMatchObject({ statusCode: 408, reason: 'REQUEST_TIMEOUT' });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('gives a trickled body 30 s by default, however many bytes keep coming', async () => {
+    const { upstream, proxy } = await inProcessProxy(accept);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    let cancelled = false;
+    // One byte a second, never the end: no idle gap ever reaches the deadline, only the whole does.
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{'));
+      },
+      pull: (controller) =>
+        new Promise<void>((resolve) => {
+          setTimeout(() => {
+            if (!cancelled) controller.enqueue(new TextEncoder().encode(' '));
+            resolve();
+          }, 1000);
+        }),
+      cancel() {
+        cancelled = true;
+      },
+    });
+    let answer: Response | undefined;
+    void proxy
+      .fetch(
+        new Request('http://app.test/workflows/echo/submit', {
+          ...POST_JSON,
+          body: trickle,
+          duplex: 'half',
+        } as RequestInit),
+      )
+      .then((response) => {
+        answer = response;
+      });
+
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+
+    expect(answer?.status).toBe(408);
+    expect(await refusal(answer!)).toMatchObject({ statusCode: 408, reason: 'REQUEST_TIMEOUT' });
+    expect(cancelled).toBe(true);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('answers 413 for a body over maxBodyBytes by its Content-Length, and asks the service nothing', async () => {
     const { upstream, proxyUrl } = await proxiedUpstream(accept, { maxBodyBytes: 1024 });
 
@@ -687,11 +767,7 @@ describe('createTaskProxy: deadlines and limits', () => {
   });
 
   it('answers 413 for an endless body without reading it to its end', async () => {
-    const upstream = await startRecordingUpstream(accept);
-    const proxy = createTaskProxy({
-      target: upstream.url,
-      clientToken: 'server-app-token',
-      tasks: ['echo'],
+    const { upstream, proxy } = await inProcessProxy(accept, {
       maxBodyBytes: 1024,
     });
     let pulled = 0;
