@@ -79,9 +79,10 @@ export interface TaskProxyOptions {
    */
   requestTimeoutMs?: number;
   /**
-   * How long a stream may wait for the service's next bytes (keep-alives count); past it, the
-   * browser's stream is broken off and the service's request aborted, so the client recovers by
-   * polling. Defaults to `45000`.
+   * How long a stream may wait, both ways: for the service's next bytes (keep-alives count), and
+   * for the page to read the next ones (a page that stopped reading holds the service's stream
+   * open). Past it, the browser's stream is broken off and the service's request aborted, so the
+   * client recovers by polling. Defaults to `45000`, like the client's own `streamIdleTimeoutMs`.
    */
   streamIdleTimeoutMs?: number;
   /** The `fetch` used to reach the service. Defaults to `globalThis.fetch`. */
@@ -415,18 +416,28 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     // A stream's timer measures only the waits for the service's next bytes; a request's deadline
     // runs on to the end of its answer.
     if (isStream) stopTimer();
-    const relayed = relayBody(response.body, {
-      beforeRead: () => {
-        if (isStream) startTimer();
+    const relayed = relayBody(
+      response.body,
+      {
+        beforeRead: () => {
+          if (isStream) startTimer();
+        },
+        afterRead: () => {
+          if (isStream) stopTimer();
+        },
+        finished: release,
+        // With no log of the stream's messages, nobody would read the rest: the service's request
+        // is aborted, and its task goes on, readable with Get Result.
+        pageLeft: (rest) => {
+          release();
+          upstream.abort();
+          void rest.cancel().catch(() => undefined);
+        },
       },
-      afterRead: () => {
-        if (isStream) stopTimer();
-      },
-      finished: (cancelled) => {
-        release();
-        if (cancelled) upstream.abort();
-      },
-    });
+      // A page that reads nothing holds the service's stream (and its connection) open: a stream
+      // is cut past the same idle limit as a silent service; any other answer has its deadline.
+      { pageIdleTimeoutMs: isStream ? streamIdleTimeoutMs : undefined },
+    );
     return new Response(relayed, { status: response.status, headers: answerHeaders });
   }
 

@@ -623,6 +623,39 @@ describe('createTaskProxy: streams', () => {
     await upstream.request(0).then((request) => request.aborted);
   });
 
+  it("cuts off a page that reads nothing of a stream for streamIdleTimeoutMs, and aborts the service's request", async () => {
+    // The service is fast, an event every 10 ms, so only the page's silence can reach the limit.
+    const { upstream, proxy } = await inProcessProxy(
+      (_request, outgoing) => {
+        outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'x-task-id': 'task-1' });
+        const events = setInterval(() => {
+          outgoing.write('data: {"type":"task.progress","percent":1,"estimatedSecondsLeft":1}\n\n');
+        }, 10);
+        outgoing.on('close', () => clearInterval(events));
+      },
+      { streamIdleTimeoutMs: 100 },
+    );
+    const start = () =>
+      proxy.fetch(
+        new Request('http://app.test/workflows/render-video/stream', {
+          ...POST_JSON,
+          body: '{"params":{}}',
+        }),
+      );
+
+    // A page that never pulls a byte, and one that reads once and then stops: backpressure only.
+    const neverRead = await start();
+    const readOnce = await start();
+    const reader = readOnce.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    await upstream.request(0).then((request) => request.aborted);
+    await upstream.request(1).then((request) => request.aborted);
+    // Cut, never ended: a page that comes back sees a broken stream, not one that looks complete.
+    await expect(reader.read()).rejects.toThrow();
+    await expect(neverRead.text()).rejects.toThrow();
+  });
+
   it('lets the client recover a silent stream by its task id', async () => {
     const { proxyUrl } = await proxiedUpstream(
       (_request, outgoing) => {
