@@ -157,6 +157,8 @@ export const de: TaskwireMessages = {
     SCOPE_REQUIRED: 'Die Aufgabenliste weiß nicht, wessen Aufgaben sie führen soll.',
     UPSTREAM_REDIRECT:
       'Der Webserver der App hat eine Adresse des Dienstes erreicht, die weiterleitet.',
+    UPSTREAM_NOT_JSON:
+      'Der Dienst hat dem Webserver der App eine Seite statt Daten geschickt. Versuchen Sie es später erneut.',
     UPSTREAM_TIMEOUT:
       'Der Dienst hat dem Webserver der App nicht rechtzeitig geantwortet. Versuchen Sie es erneut.',
     UPSTREAM_UNAVAILABLE:
