@@ -7,6 +7,7 @@ import { creditMessages } from '../messages/credit-messages.js';
 import { errorMessages, errorText } from '../messages/error-messages.js';
 import { useMessages } from '../messages/messages-context.js';
 import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { toolMessages, toolName } from '../messages/tool-messages.js';
 import { creditCostPreviewMessages } from './credit-cost-preview-messages.js';
 import { isWithinBudget } from './is-within-budget.js';
 
@@ -72,9 +73,10 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
   locale?: Locale;
   /**
    * Words to use instead of the provider's (or English), in part: the `credits`,
-   * `creditCostPreview` and `errors` groups. Defaults to none.
+   * `creditCostPreview`, `tools` and `errors` groups. Defaults to none.
    */
-  messages?: TaskwireMessagesOverride<'credits' | 'creditCostPreview' | 'errors'> | undefined;
+  messages?:
+    TaskwireMessagesOverride<'credits' | 'creditCostPreview' | 'tools' | 'errors'> | undefined;
   /** The visible heading of the preview. Defaults to the `creditCostPreview.label` message (`'Cost'`). */
   label?: ReactNode;
   /** Rendered last, with the verdict, for example a start button disabled on `!canStart`. */
@@ -88,6 +90,7 @@ const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'success', 'error']);
 const ENGLISH = {
   credits: creditMessages,
   creditCostPreview: creditCostPreviewMessages,
+  tools: toolMessages,
   errors: errorMessages,
 };
 
@@ -210,7 +213,7 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
               {quote.monetization && (
                 <div>
                   <dt>{text.tool}</dt>
-                  <dd>{quote.monetization.toolId}</dd>
+                  <dd>{toolName(quote.monetization.toolId, messages.tools)}</dd>
                 </div>
               )}
               {quote.usageAmount !== undefined && (
