@@ -44,8 +44,6 @@ export type UseTaskOptionsResult<Params = unknown> = UseQueryResult<
 interface OwnQuote {
   quote: OptionsResult;
   params: unknown;
-  /** `params` as canonical JSON, to compare by content. */
-  paramsText: string;
 }
 
 /**
@@ -74,20 +72,19 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   });
 
   // A placeholder is the quote this hook showed before, kept by keepPreviousData; TanStack Query
-  // does not say whose params it was for, so the hook remembers its last quote of its own.
+  // does not say whose params it was for, so the hook remembers its last quote of its own (each
+  // query's data is an object of its own, so the object says which quote it is).
   const { data, isPlaceholderData } = query;
-  const [lastOwn, setLastOwn] = useState<OwnQuote | undefined>(undefined);
-  const keyText = canonicalJson(keyParams);
-  let quoted: OwnQuote | undefined;
-  if (data !== undefined && !isPlaceholderData) {
-    quoted = { quote: data, params: keyParams, paramsText: keyText };
-    if (lastOwn?.quote !== data || lastOwn.paramsText !== keyText) setLastOwn(quoted);
-  } else if (isPlaceholderData && lastOwn?.quote === data) {
-    quoted = lastOwn;
-  }
+  const [lastOwn, setLastOwn] = useState<OwnQuote>();
+  const own =
+    data !== undefined && !isPlaceholderData ? { quote: data, params: keyParams } : undefined;
+  if (own && lastOwn?.quote !== data) setLastOwn(own);
+  const quoted = own ?? (isPlaceholderData && lastOwn?.quote === data ? lastOwn : undefined);
   const quotedParams = quoted?.params as TaskParams<RegisteredTasks, Name> | undefined;
   // A quote whose params are unknown counts as stale: it may be the price of anything.
-  const isQuoteStale = data !== undefined && quoted?.paramsText !== canonicalJson(params);
+  const isQuoteStale =
+    data !== undefined &&
+    (quoted === undefined || canonicalJson(quoted.params) !== canonicalJson(params));
   // Spread, so every member is read and a change of any re-renders: the hook reads `data` itself,
   // and TanStack Query's tracking would otherwise hide the changes of members read only later.
   return { ...query, quotedParams, isQuoteStale };

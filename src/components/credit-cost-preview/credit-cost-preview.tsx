@@ -191,7 +191,7 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
         {...rootProps(ref, 'taskwire-cost', state, rest)}
         data-updating={isUpdating ? '' : undefined}
         data-budget={overBudget ? 'over' : undefined}
-        aria-busy={state === 'loading' || state === 'updating'}
+        aria-busy={state === 'loading' || isUpdating}
       >
         <div className="taskwire-cost__summary" aria-live="polite" aria-atomic="true">
           <span className="taskwire-cost__label">{label}</span>{' '}

@@ -15,6 +15,5 @@ export const toolMessages: ToolMessages = {};
  * `constructor` or `toString` is never answered by an inherited member of the object.
  */
 export function toolName(id: string, names: ToolMessages): string {
-  const name: unknown = Object.hasOwn(names, id) ? names[id] : undefined;
-  return typeof name === 'string' && name !== '' ? name : id;
+  return (Object.hasOwn(names, id) && names[id]) || id;
 }
