@@ -24,6 +24,15 @@ export const de: TaskwireMessages = {
   credits: {
     credits: (count, figure) => `${figure} ${plural(count, 'Credit', 'Credits')}`,
   },
+  // The tools of the reference service's demo tasks; an app adds its own tools' names.
+  tools: {
+    'video-render': 'Video-Rendering',
+    'image-gen': 'Bilderzeugung',
+    upscale: 'Hochskalierung',
+    'safety-check': 'Sicherheitsprüfung',
+    translate: 'Übersetzung',
+    export: 'Datenexport',
+  },
   timeLeft: {
     fewSeconds: 'noch wenige Sekunden',
     secondsShort: (_seconds, figure) => `noch etwa ${figure} s`,

@@ -89,6 +89,7 @@ const publicNames: Record<string, string[]> = {
     'TaskwireProviderProps',
     'TaskwireQueryOptions',
     'TimeLeftMessages',
+    'ToolMessages',
     'UsageBreakdown',
     'UsageBreakdownMessages',
     'UsageBreakdownProps',
