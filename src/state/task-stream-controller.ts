@@ -5,13 +5,14 @@
  * task with Submit and follows it through its {@link WatchTaskRecord} (docs/protocol.md, "The stream
  * budget"). When a connection breaks with a known task id, it reads the outcome through the same
  * watch instead of posting again (docs/protocol.md, "Streams"), so a stream recovers the same way
- * with or without React. The frame scheduler lives here because nothing else needs it.
+ * with or without React. Its flushes are batched by the frame scheduler (frame-scheduler.ts).
  */
 import { TaskwireError } from '../client/errors.js';
 import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
+import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 import { submitWithRetries } from './submit-coalescer.js';
 import {
@@ -25,94 +26,6 @@ import {
   type TaskStreamState,
 } from './task-stream-state.js';
 import type { WatchTaskRecord } from './watch-task-record.js';
-
-/*
- * The frame scheduler coalesces many "state changed" signals into at most one flush per animation
- * frame, so a fast stream does not cause a render per event. A state that should show promptly (a
- * stream's final state) goes through `flushSoon`: at once when this frame has not flushed yet, else
- * on the next frame, so it never adds a second flush to a frame.
- */
-
-/** Schedules a callback at most once per frame. */
-export interface FrameScheduler {
-  /** Asks for a flush on the next frame; repeated calls before it are free. */
-  schedule(): void;
-  /**
-   * Flushes at once unless a flush already ran in this frame (since the last frame callback), in
-   * which case on the next frame. In a hidden document, which runs no frames, it flushes at once.
-   */
-  flushSoon(): void;
-  /** Flushes now whatever ran in this frame (for what a user did: start, stop), and drops the pending flush. */
-  flushNow(): void;
-  /** Cancels a pending flush without running it. */
-  cancel(): void;
-}
-
-type Cancel = () => void;
-
-/** Uses `requestAnimationFrame` where there is one (a browser tab), else a 16 ms timer (Node, tests). */
-function requestFrame(callback: () => void): Cancel {
-  if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
-    const handle = requestAnimationFrame(callback);
-    return () => cancelAnimationFrame(handle);
-  }
-  const handle = setTimeout(callback, 16);
-  return () => clearTimeout(handle);
-}
-
-/** Whether the document is hidden: a background tab runs no animation frames until it shows again. */
-function isDocumentHidden(): boolean {
-  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
-}
-
-/**
- * Creates a {@link FrameScheduler} around `flush`. `request` asks for the next frame (defaults to
- * `requestAnimationFrame`, or a 16 ms timer without it); `isHidden` says whether frames are paused
- * (defaults to reading `document.visibilityState`).
- */
-export function createFrameScheduler(
-  flush: () => void,
-  request: (callback: () => void) => Cancel = requestFrame,
-  isHidden: () => boolean = isDocumentHidden,
-): FrameScheduler {
-  // The frame asked for, if any. It runs a wanted flush, and it also marks where the frame in which
-  // the last flush ran is over: that is how `flushSoon` knows whether this frame has flushed.
-  let cancelFrame: Cancel | undefined;
-  let wanted = false;
-  let flushedThisFrame = false;
-  const awaitFrame = () => {
-    cancelFrame ??= request(onFrame);
-  };
-  const run = () => {
-    wanted = false;
-    flushedThisFrame = true;
-    // Even with nothing more to flush, learn when this frame ends (one idle frame after the last).
-    awaitFrame();
-    flush();
-  };
-  function onFrame() {
-    cancelFrame = undefined;
-    flushedThisFrame = false;
-    if (wanted) run();
-  }
-  const schedule = () => {
-    wanted = true;
-    awaitFrame();
-  };
-  return {
-    schedule,
-    flushSoon() {
-      if (flushedThisFrame && !isHidden()) schedule();
-      else run();
-    },
-    flushNow: run,
-    cancel() {
-      cancelFrame?.();
-      cancelFrame = undefined;
-      wanted = false;
-    },
-  };
-}
 
 /** Opens the stream of one task run: a bound `client.stream(task, params, options)`. */
 export type OpenTaskStream<Params, Event> = (
