@@ -17,8 +17,8 @@ import { createEventTracker } from './event-tracker.js';
 import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { streamRun } from './stream-run.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
-import { submitWithRetries } from './submit-coalescer.js';
-import { runFailure, type TaskRun, type TaskRunSink } from './task-run.js';
+import { submitAndWatchRun } from './submit-and-watch-run.js';
+import type { TaskRun, TaskRunSink } from './task-run.js';
 import {
   eventReferenceOf,
   initialTaskStreamState,
@@ -372,22 +372,13 @@ export function createTaskStreamController<
     const release = slot ?? (await budget.takeSlot());
     if (current !== run) return release?.();
     if (release === undefined) {
-      return go(run, (sink, signal) => {
-        // Submit under one idempotency key (a retryable failure sent again with it, so the task
-        // starts once), then the watch of its record.
-        void submitWithRetries(
-          (idempotencyKey) => budget.submit(params, { idempotencyKey, signal }),
-          signal,
-        ).then(
-          (taskId) => {
-            sink.open(taskId, 'record');
-            if (!signal.aborted) watch(taskId, 'submit')(sink, signal);
-          },
-          (error: unknown) => {
-            if (!signal.aborted) sink.fail(runFailure(error));
-          },
-        );
-      });
+      return go(
+        run,
+        submitAndWatchRun<Result, Event>({
+          submit: (submitOptions) => budget.submit(params, submitOptions),
+          watch: (taskId) => watch(taskId, 'submit'),
+        }),
+      );
     }
     run.slot = release;
     go(run, stream());
