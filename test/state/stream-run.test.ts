@@ -1,43 +1,39 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import type { TaskwireError } from '../../src/client/errors.js';
-import {
-  createReferenceService,
-  DEMO_CLIENT_TOKEN,
-  DEMO_USER_TOKEN,
-  demoTaskSchemas,
-} from '../../src/reference/index.js';
+import { createReferenceService, type ReferenceServiceConfig } from '../../src/reference/index.js';
 import { streamRun } from '../../src/state/stream-run.js';
 import type { TaskRun, TaskRunSink } from '../../src/state/task-run.js';
-import { cutStreamBody } from '../support/cut-stream-body.js';
+import { recordRequests } from '../../src/testing/record-requests.js';
+import { withFaults, type Fault } from '../../src/testing/with-faults.js';
+import { DEMO_TOKENS } from '../support/demo-auth.js';
 import { gatedTask } from '../support/gated-task.js';
 
-let service: ReturnType<typeof createReferenceService>;
-beforeEach(() => {
-  service = createReferenceService({ timeScale: 0.01 });
+const services: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const service of services.splice(0)) service.close();
 });
-afterEach(() => service.close());
 
 /**
- * A real client over the in-process service; `fault` may change each stream's answer on its way
- * (a cut body, a header gone) as a proxy or a network would.
+ * A real client over an in-process reference service (demo tasks at 1/100 of their time unless
+ * `config` says otherwise) with `faults` in front of it, and the log of the requests it sent;
+ * `answer` may change an answer on its way, as a proxy would.
  */
-function client(fault: (response: Response) => Response = (response) => response) {
-  const requests: string[] = [];
+function client(
+  faults: Fault[] = [],
+  config: ReferenceServiceConfig = { timeScale: 0.01 },
+  answer = (response: Response) => response,
+) {
+  const reference = createReferenceService(config);
+  services.push(reference);
+  const service = recordRequests(withFaults(reference, faults));
   const taskClient = createTaskClient({
     baseUrl: 'http://taskwire.test',
-    userToken: DEMO_USER_TOKEN,
-    clientToken: DEMO_CLIENT_TOKEN,
-    tasks: demoTaskSchemas,
-    fetch: async (request) => {
-      requests.push(`${request.method} ${new URL(request.url).pathname}`);
-      const response = await service.fetch(request);
-      return response.headers.get('content-type')?.startsWith('text/event-stream')
-        ? fault(response)
-        : response;
-    },
+    ...DEMO_TOKENS,
+    fetch: async (request) => answer(await service.fetch(request)),
   });
-  return { taskClient, requests };
+  const endpoints = () => service.requests.map((request) => request.endpoint);
+  return { taskClient, endpoints };
 }
 
 type Call = [string, ...unknown[]];
@@ -76,7 +72,7 @@ const params = { frames: 3, frameMs: 20 };
 
 describe('streamRun', () => {
   it('opens with the task id and passes every event in order, the final one last', async () => {
-    const { taskClient, requests } = client();
+    const { taskClient, endpoints } = client();
     const { sink, calls, ended } = recordingSink();
     const run = streamRun({
       open: (options) => taskClient.stream('render-video', params, options),
@@ -89,11 +85,11 @@ describe('streamRun', () => {
     expect(events.at(-1)).toEqual(['event', 'task.completed']);
     expect(events.filter(([, type]) => type === 'event.frame-rendered')).toHaveLength(3);
     expect(events.every(([name]) => name === 'event')).toBe(true);
-    expect(requests).toEqual(['POST /workflows/render-video/stream']);
+    expect(endpoints()).toEqual(['stream']);
   });
 
   it('hands over to afterBreak with the task id when the stream breaks, posting nothing again', async () => {
-    const { taskClient, requests } = client((response) => cutStreamBody(response, 2));
+    const { taskClient, endpoints } = client([{ endpoint: 'stream', cutAfterEvents: 2 }]);
     const { sink, calls, ended } = recordingSink();
     const watched: string[] = [];
     const next: TaskRun<unknown, { type: string }> = () => undefined;
@@ -109,15 +105,21 @@ describe('streamRun', () => {
     const taskId = calls[0]?.[1];
     expect(taskId).toEqual(expect.any(String));
     expect(watched).toEqual([taskId]);
-    expect(requests).toEqual(['POST /workflows/render-video/stream']);
+    expect(calls.filter(([name]) => name === 'event')).toHaveLength(2);
+    expect(endpoints()).toEqual(['stream']);
   });
 
   it('fails, saying the outcome is unknown, when a stream without a task id breaks', async () => {
-    const { taskClient } = client((response) => {
+    const withoutTaskId = (response: Response) => {
       const headers = new Headers(response.headers);
       headers.delete('x-task-id');
-      return cutStreamBody(new Response(response.body, { status: 200, headers }), 1);
-    });
+      return new Response(response.body, { status: response.status, headers });
+    };
+    const { taskClient } = client(
+      [{ endpoint: 'stream', cutAfterEvents: 1 }],
+      { timeScale: 0.01 },
+      withoutTaskId,
+    );
     const { sink, ended } = recordingSink();
     const run = streamRun({
       open: (options) => taskClient.stream('render-video', params, options),
@@ -130,12 +132,11 @@ describe('streamRun', () => {
     expect((error as TaskwireError).message).toContain('the outcome is unknown');
   });
 
-  it('fails with the client’s refusal when the params are wrong, before any request', async () => {
-    const { taskClient, requests } = client();
+  it('fails with the client’s refusal of params that are no object, before any request', async () => {
+    const { taskClient, endpoints } = client();
     const { sink, calls, ended } = recordingSink();
     const run = streamRun({
-      open: (options) =>
-        taskClient.stream('render-video', { frames: -1 } as unknown as typeof params, options),
+      open: (options) => taskClient.stream('render-video', 'frames' as never, options),
       afterBreak: () => () => undefined,
     });
     run(sink, new AbortController().signal);
@@ -143,18 +144,12 @@ describe('streamRun', () => {
     expect(name).toBe('fail');
     expect(error).toMatchObject({ code: 'protocol', reason: 'INVALID_PARAMS' });
     expect(calls).toHaveLength(1);
-    expect(requests).toEqual([]);
+    expect(endpoints()).toEqual([]);
   });
 
   it('tells nothing once its signal has aborted, and stops reading the stream', async () => {
     const { task, open: openGate } = gatedTask();
-    const gated = createReferenceService({ tasks: [task] });
-    const taskClient = createTaskClient({
-      baseUrl: 'http://taskwire.test',
-      userToken: DEMO_USER_TOKEN,
-      clientToken: DEMO_CLIENT_TOKEN,
-      fetch: (request) => gated.fetch(request),
-    });
+    const { taskClient } = client([], { tasks: [task] });
     const { sink, calls, until } = recordingSink();
     const abort = new AbortController();
     let finished: (how: string) => void = () => undefined;
@@ -191,6 +186,5 @@ describe('streamRun', () => {
     expect(calls.some(([name]) => name === 'fail' || name === 'handOver')).toBe(false);
     expect(calls.at(-1)).toEqual(['event', 'event.started']);
     openGate();
-    gated.close();
   });
 });
