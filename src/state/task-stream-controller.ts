@@ -8,12 +8,10 @@
  * hands over to the watch of its record instead of posting again (docs/protocol.md, "Streams"), so
  * a stream recovers the same way with or without React.
  */
-import { TaskwireError } from '../client/errors.js';
 import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
-import { createEventTracker } from './event-tracker.js';
 import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { streamRun } from './stream-run.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
@@ -29,6 +27,7 @@ import {
   type TaskStreamAction,
   type TaskStreamState,
 } from './task-stream-state.js';
+import { watchRun } from './watch-run.js';
 import type { WatchTaskRecord } from './watch-task-record.js';
 
 /** Opens the stream of one task run: a bound `client.stream(task, params, options)`. */
@@ -303,56 +302,9 @@ export function createTaskStreamController<
   /** Starts `next` as the run in progress `run`. */
   const go = (run: CurrentRun, next: TaskRun<Result, Event>) => next(sinkOf(run), run.abort.signal);
 
-  /** The watch of task `taskId`'s record, after its stream broke or after its Submit. */
-  const watch =
-    (taskId: string, after: 'break' | 'submit'): TaskRun<Result, Event> =>
-    (sink, signal) => {
-      // Get Result lists custom events as `{ type, id }` only (docs/protocol.md, "The stream budget"):
-      // after a Submit they are told by reference, each once.
-      const told = createEventTracker();
-      // The latest failed read, cleared by a record: what the run gives up with.
-      let failure: TaskwireError | undefined;
-      let giveUp: ReturnType<typeof setTimeout> | undefined;
-      const restartDeadline = () => {
-        clearTimeout(giveUp);
-        giveUp = setTimeout(() => {
-          sink.fail(
-            failure ??
-              new TaskwireError(
-                'timeout',
-                `The task's outcome could not be read for ${recoverForMs} ms${after === 'submit' ? '' : ' after its stream broke'}.`,
-                { taskId },
-              ),
-          );
-        }, recoverForMs);
-      };
-      signal.addEventListener('abort', () => clearTimeout(giveUp), { once: true });
-      if (after === 'break') sink.recovering(taskId);
-      restartDeadline();
-      const stopWatch = callbacks.watchRecord(taskId, {
-        onRecord(record) {
-          if (signal.aborted || record.id !== taskId) return;
-          if (after === 'submit') {
-            for (const { type, id } of told.takeNew(record.events)) {
-              sink.event({ type, eventId: id } as unknown as Event);
-            }
-          }
-          failure = undefined;
-          restartDeadline();
-          sink.record(record);
-        },
-        onError(error) {
-          if (signal.aborted) return;
-          // A retryable failure is retried by the watch's policy; the others will not heal.
-          if (!error.retryable) return sink.fail(error);
-          failure = error;
-          sink.readFailed(error);
-        },
-      });
-      // A watch may report a final record before it returns (one already cached): then it is over.
-      if (signal.aborted) stopWatch();
-      else signal.addEventListener('abort', stopWatch, { once: true });
-    };
+  /** The watch of task `taskId`'s record, with the record watch of the latest callbacks. */
+  const watch = (taskId: string, after: 'break' | 'submit') =>
+    watchRun<Result, Event>({ taskId, after, watchRecord: callbacks.watchRecord, recoverForMs });
 
   /**
    * Starts the run in progress: a stream with a slot of the budget (or without a budget), else
