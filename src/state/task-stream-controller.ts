@@ -62,9 +62,9 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   /** The stream budget; without one, every run opens a stream. */
   streamBudget?: StreamBudget<Params> | undefined;
   /** Called for every custom event, including those the bounded list no longer holds. */
-  onEvent?: (event: Event) => void;
+  onEvent?: ((event: Event) => void) | undefined;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
-  onTaskId?: (taskId: string) => void;
+  onTaskId?: ((taskId: string) => void) | undefined;
   /**
    * Called with the TaskRecord the stream amounts to, for the cache that other views of the task
    * read (one task, one truth on a page): while it streams, an `IN_PROGRESS` record with the
