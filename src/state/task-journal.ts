@@ -13,7 +13,9 @@
  * A start is recorded before its request leaves (`begin`): a Submit with its idempotency key and
  * body, so that after a reload mid-request the same Submit is sent again and the service answers
  * the first task; a stream's start, so that one cut before its task id arrived is listed as a start
- * whose outcome is unknown. The task's entry replaces the start when the answer arrives.
+ * whose outcome is unknown. A start lives no longer than its request: the task's entry replaces it
+ * when the answer arrives, and an error the page shows forgets it (src/state/submit-write-ahead.ts),
+ * so only a start cut by a reload is left.
  *
  * Through the journal, too, the tabs of an origin share the polling of the tasks they watch
  * (src/state/tab-poll-sharing.ts), so that an app without a journal loads none of that code.
@@ -79,7 +81,11 @@ export interface TaskJournalStart {
   startedAt: number;
   /** The idempotency key the Submit carries, so that sending it again makes no second task. */
   idempotencyKey?: string | undefined;
-  /** The Submit's body, to send it again; dropped from storage when the answer arrives. */
+  /**
+   * The Submit's body, to send it again; removed from storage as soon as the request ends. Absent
+   * for a body over 64 KiB of JSON: that Submit is sent without it, and one cut by a reload is
+   * listed as a start whose outcome is unknown, never sent again.
+   */
   body?: TaskJournalSubmitBody | undefined;
 }
 
@@ -133,13 +139,14 @@ export interface TaskJournal {
    */
   record(scope: string, entry: TaskJournalEntry): void;
   /**
-   * Records a start before its request leaves, replacing any start or entry of the same key.
+   * Records a start before its request leaves, replacing any start or entry of the same key. A
+   * body over 64 KiB of JSON is not stored: the start is kept without it.
    *
    * @throws TaskwireError (`protocol`, `JOURNAL_ENTRY_REFUSED`) for a start it could not store and
-   * read back (a key too long, a body too large); nothing is changed then, and nothing should be sent.
+   * read back (a key or task name too long); nothing is changed then, and nothing should be sent.
    */
   begin(scope: string, start: TaskJournalStart): void;
-  /** Forgets the start of `key` (its request was refused for good: no task was made). */
+  /** Forgets the start of `key`, body and all (its request ended, and the page showed how). */
   forgetStart(scope: string, key: string): void;
   /** Changes the status of the entry of task `id`, if there is one. */
   update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status'>): void;
@@ -174,7 +181,7 @@ export interface TaskJournal {
 
 /** The longest `resumeKey`, task name or last event id the journal stores. */
 export const MAX_JOURNAL_KEY_LENGTH = 256;
-/** The largest Submit body a start keeps, as JSON text. */
+/** The largest Submit body a start keeps, as JSON text; a larger one is sent without being stored. */
 export const MAX_JOURNAL_BODY_LENGTH = 64 * 1024;
 
 const keySchema = z.string().check(z.minLength(1), z.maxLength(MAX_JOURNAL_KEY_LENGTH));
@@ -242,7 +249,7 @@ function refused(what: string, issues: readonly z.core.$ZodIssue[]): TaskwireErr
     first && first.path.length > 0 ? ` (${first.path.join('.')}: ${first.message})` : '';
   return new TaskwireError(
     'protocol',
-    `The task journal cannot store this ${what}${where}: a resumeKey and a task name may be at most ${String(MAX_JOURNAL_KEY_LENGTH)} characters, a submit body at most ${String(MAX_JOURNAL_BODY_LENGTH)} characters of JSON. Use a shorter resumeKey.`,
+    `The task journal cannot store this ${what}${where}: a resumeKey and a task name may be at most ${String(MAX_JOURNAL_KEY_LENGTH)} characters. Use a shorter resumeKey.`,
     { reason: 'JOURNAL_ENTRY_REFUSED', retryable: false },
   );
 }
@@ -427,18 +434,16 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
       });
     },
     begin(scope, start) {
-      const checked = check(
+      const { body, ...rest } = check(
         startSchema,
         { ...start, startedAt: Math.min(start.startedAt, now()) },
         'start',
       );
-      if (
-        checked.body !== undefined &&
-        JSON.stringify(checked.body).length > MAX_JOURNAL_BODY_LENGTH
-      )
-        throw refused('start', [
-          { code: 'custom', path: ['body'], message: 'too large', input: undefined },
-        ]);
+      // Too large to store: the Submit goes without its body written ahead (docs/protocol.md, "The hooks").
+      const checked =
+        body === undefined || JSON.stringify(body).length > MAX_JOURNAL_BODY_LENGTH
+          ? rest
+          : { ...rest, body };
       const state = read(scope);
       write(scope, {
         entries: state.entries.filter((entry) => entry.key !== checked.key),

@@ -205,16 +205,26 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     reloaded.record('s', entry('t1', Date.now(), { key: 'render', mode: 'submit' }));
     expect(reloaded.starts('s')).toEqual([]);
     expect(storage.values.get('taskwire:journal:s')).not.toContain('frames');
-    expect(() =>
-      reloaded.begin('s', {
-        key: 'big',
-        task: 'render-video',
-        mode: 'submit',
-        startedAt: Date.now(),
-        body: { params: { text: 'x'.repeat(MAX_JOURNAL_BODY_LENGTH) } },
-      }),
-    ).toThrow(expect.objectContaining({ reason: 'JOURNAL_ENTRY_REFUSED' }));
     expect(reloaded.entries('s').map((kept) => kept.id)).toEqual(['t1']);
+  });
+
+  it('keeps a start whose body is too large to store without its body', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    const text = 'x'.repeat(MAX_JOURNAL_BODY_LENGTH);
+    journal.begin('s', {
+      key: 'big',
+      task: 'render-video',
+      mode: 'submit',
+      startedAt: Date.now(),
+      idempotencyKey: 'key-1',
+      body: { params: { text } },
+    });
+    expect(journal.starts('s')).toEqual([
+      expect.not.objectContaining({ body: expect.anything() as unknown }),
+    ]);
+    expect(journal.starts('s')[0]).toMatchObject({ key: 'big', idempotencyKey: 'key-1' });
+    expect(storage.writes.filter((value) => value.includes(text))).toEqual([]);
   });
 
   it('lets go of its listeners when closed', () => {
