@@ -100,6 +100,13 @@ export interface TaskJournalStorageArea {
   setItem(key: string, value: string): void;
   /** Removes the value under `key`. */
   removeItem(key: string): void;
+  /**
+   * How many keys it holds. With `key`, it lets the journal remove the entries past their age of
+   * every scope, not only of those it reads; a Web Storage area has both.
+   */
+  readonly length?: number;
+  /** The name of the `index`-th key, or `null`. */
+  key?(index: number): string | null;
 }
 
 /** Where a journal keeps its entries: a Web Storage area, memory, or any object of that shape. */
@@ -152,10 +159,16 @@ export interface TaskJournal {
   update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status'>): void;
   /** Removes the entry of task `id`. */
   remove(scope: string, id: string): void;
-  /** Removes every entry and start of `scope`. */
+  /**
+   * Removes every entry and start of `scope` from the storage, bodies and params included: call
+   * it when that user signs out. The tasks themselves go on at the service.
+   */
   clear(scope: string): void;
-  /** Removes the entries of `scope` past their age from the storage itself. */
-  prune(scope: string): void;
+  /**
+   * Removes the entries and starts past their age from the storage itself: of `scope`, or without
+   * one of every scope the storage holds (the provider does this when a page first reads it).
+   */
+  prune(scope?: string): void;
   /** Listens for changes, this tab's and (with local storage) other tabs'; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
   /**
@@ -221,6 +234,10 @@ function memoryStorage(): TaskJournalStorageArea {
     getItem: (key) => values.get(key) ?? null,
     setItem: (key, value) => void values.set(key, value),
     removeItem: (key) => void values.delete(key),
+    get length() {
+      return values.size;
+    },
+    key: (index) => [...values.keys()][index] ?? null,
   };
 }
 
@@ -385,6 +402,34 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     for (const listener of listeners) listener();
   }
 
+  /** The scopes the storage holds entries of (every key under the prefix), and those kept in memory. */
+  function storedScopes(): string[] {
+    const scopes = new Set(unsaved.keys());
+    try {
+      const count = storage.length ?? 0;
+      for (let index = 0; index < count && storage.key; index += 1) {
+        const key = storage.key(index);
+        if (key?.startsWith(STORAGE_PREFIX)) scopes.add(key.slice(STORAGE_PREFIX.length));
+      }
+    } catch {
+      // A storage that refuses to list its keys: the scopes this journal knows of.
+    }
+    for (const scope of cache.keys()) scopes.add(scope);
+    return [...scopes];
+  }
+
+  /** Removes the entries and starts of `scope` past their age from the storage. */
+  function pruneScope(scope: string): void {
+    const text = readText(scope);
+    const stored = parse(text);
+    const kept = fresh(stored);
+    if (
+      kept.entries.length !== stored.entries.length ||
+      kept.starts.length !== stored.starts.length
+    )
+      write(scope, kept);
+  }
+
   /** Checks what is about to be stored, so nothing is accepted that could not be read back. */
   function check<Value>(schema: z.ZodMiniType<Value>, value: Value, what: string): Value {
     const parsed = schema.safeParse(value);
@@ -476,18 +521,13 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
       }
     },
     clear(scope) {
+      // Whatever the stored value holds, read or not (aged out, unreadable): the key goes.
       const state = read(scope);
-      if (state.entries.length > 0 || state.starts.length > 0) write(scope, EMPTY);
+      if (state.entries.length > 0 || state.starts.length > 0 || readText(scope) !== null)
+        write(scope, EMPTY);
     },
     prune(scope) {
-      const text = readText(scope);
-      const stored = parse(text);
-      const kept = fresh(stored);
-      if (
-        kept.entries.length !== stored.entries.length ||
-        kept.starts.length !== stored.starts.length
-      )
-        write(scope, kept);
+      for (const each of scope === undefined ? storedScopes() : [scope]) pruneScope(each);
     },
     subscribe(listener) {
       if (closed) return () => undefined;

@@ -265,3 +265,27 @@ describe('useTaskList after a reload cut a stream’s start', () => {
     ]);
   });
 });
+
+describe('the journal’s storage under useTaskList', () => {
+  it('loses the entries past their age of every user once a page reads it, not only its own', async () => {
+    const storage = mapStorage();
+    const day = 24 * 60 * 60 * 1000;
+    // Another user's tasks, stored two days ago in this browser.
+    const before = createTaskJournal({ storage, now: () => Date.now() - 2 * day });
+    before.record('another-user', {
+      task: 'echo',
+      id: 'old-task',
+      mode: 'submit',
+      status: 'IN_PROGRESS',
+      startedAt: Date.now() - 2 * day,
+    });
+    expect(storage.values.has('taskwire:journal:another-user')).toBe(true);
+    const page = openJournalPage(journalPageService(0.05), {
+      journal: createTaskJournal({ storage }),
+    });
+    const { result } = renderHook(() => useTaskList(), { wrapper: page.wrapper });
+    expect(result.current).toEqual([]);
+    await step(0);
+    expect(storage.values.has('taskwire:journal:another-user')).toBe(false);
+  });
+});

@@ -168,6 +168,60 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     expect(storage.values.has('taskwire:journal:s')).toBe(false);
   });
 
+  it('removes the entries past maxAgeMs of every scope from the storage, not only the one read', () => {
+    const storage = mapStorage();
+    let now = 10_000;
+    const journal = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    journal.record('user-a', entry('a1', 9_000));
+    journal.record('user-b', entry('b1', 9_000));
+    journal.begin('user-b', {
+      key: 'translation',
+      task: 'translate-text',
+      mode: 'submit',
+      startedAt: 9_500,
+      idempotencyKey: 'key-1',
+      body: { params: { text: 'what user b typed' } },
+    });
+    now = 13_000;
+    journal.record('user-b', entry('b2', 13_000));
+    storage.values.set('app:settings', '{"theme":"dark"}');
+    now = 16_000;
+    // A later page, whoever is signed in there.
+    const later = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    later.prune();
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+    expect(storage.values.get('taskwire:journal:user-b')).not.toContain('what user b typed');
+    expect(later.entries('user-b').map((kept) => kept.id)).toEqual(['b2']);
+    expect(storage.values.get('app:settings')).toBe('{"theme":"dark"}');
+  });
+
+  it('removes a scope from the storage on clear (sign-out), whatever its value, and no other', () => {
+    const storage = mapStorage();
+    let now = 10_000;
+    const journal = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    journal.record('user-a', entry('a1', 9_000));
+    journal.begin('user-a', {
+      key: 'translation',
+      task: 'translate-text',
+      mode: 'submit',
+      startedAt: 9_000,
+      idempotencyKey: 'key-1',
+      body: { params: { text: 'what user a typed' } },
+    });
+    journal.record('user-b', entry('b1', 9_000));
+    journal.clear('user-a');
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+    expect(journal.entries('user-b').map((kept) => kept.id)).toEqual(['b1']);
+    // Entries past their age, or a value the journal cannot read, leave with the scope too.
+    journal.record('user-a', entry('a2', 9_000));
+    now = 20_000;
+    journal.clear('user-a');
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+    storage.values.set('taskwire:journal:user-a', 'not json at all');
+    journal.clear('user-a');
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+  });
+
   it('treats a startedAt in the future as now, so the entry ages', () => {
     const storage = mapStorage();
     let now = 10_000;
