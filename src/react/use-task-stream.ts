@@ -16,6 +16,7 @@ import type {
   TaskParams,
   TaskResult,
 } from '../protocol/task-schemas.js';
+import type { TaskwireError } from '../client/errors.js';
 import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
@@ -49,6 +50,19 @@ export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamSt
   start: (params: Params) => void;
   /** Closes the stream; the task itself goes on at the service. */
   stop: () => void;
+}
+
+/**
+ * Whether `error` refused a start, so that no task was made: an HTTP error answer, a refusal by the
+ * client's own checks (a `protocol` error with a `reason`), or a token getter that threw.
+ */
+function isRefusal(error: TaskwireError | undefined): boolean {
+  if (error === undefined) return false;
+  return (
+    error.code === 'http' ||
+    error.code === 'auth' ||
+    (error.code === 'protocol' && error.reason !== undefined)
+  );
 }
 
 /**
@@ -148,6 +162,19 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       journal.update(scope, state.taskId, { status: ended });
     }
   }, [journal, scope, ended, state.taskId]);
+  // A start refused before it made a task leaves no list row; one whose outcome is unknown (the
+  // connection broke before any answer) stays listed as such (docs/protocol.md, "The hooks").
+  const refused =
+    state.status === 'error' && state.taskId === undefined && isRefusal(state.error)
+      ? state.error
+      : undefined;
+  useEffect(() => {
+    if (!journal || resumeKey === undefined || refused === undefined) return;
+    const own = journal
+      .starts(scope)
+      .some((begun) => begun.key === resumeKey && begun.task === task && begun.mode === 'stream');
+    if (own) journal.forgetStart(scope, resumeKey);
+  }, [journal, scope, resumeKey, task, refused]);
   // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
   const start = useCallback(
     (params: Params) => {
