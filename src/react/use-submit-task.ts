@@ -98,7 +98,7 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
       TaskwireError.isInstance(error) && error.retryable && failureCount < maxRetries,
     retryDelay: submitRetryDelay,
     // Replaces the start, whose body leaves the storage with it.
-    onSuccess: (answer) => writeAhead?.answered(answer),
+    onSuccess: (answer, { params }) => writeAhead?.answered(answer, params),
     // The hook shows this error: the Submit is never sent again by itself (docs/protocol.md, "The hooks").
     onError: (_error, variables) => writeAhead?.failed(sentKeys.get(variables)),
   });

@@ -8,6 +8,7 @@ import {
 } from '../state/task-stream-controller.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
 import { streamSlots } from '../state/stream-slots.js';
+import { createStreamStartJournal } from '../state/stream-start-journal.js';
 import type { TaskRecord } from '../protocol/records.js';
 import { lacksFinalUsage, mergeStreamRecord } from '../state/merge-stream-record.js';
 import type {
@@ -16,7 +17,6 @@ import type {
   TaskParams,
   TaskResult,
 } from '../protocol/task-schemas.js';
-import type { TaskwireError } from '../client/errors.js';
 import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
@@ -53,19 +53,6 @@ export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamSt
 }
 
 /**
- * Whether `error` refused a start, so that no task was made: an HTTP error answer, a refusal by the
- * client's own checks (a `protocol` error with a `reason`), or a token getter that threw.
- */
-function isRefusal(error: TaskwireError | undefined): boolean {
-  if (error === undefined) return false;
-  return (
-    error.code === 'http' ||
-    error.code === 'auth' ||
-    (error.code === 'protocol' && error.reason !== undefined)
-  );
-}
-
-/**
  * Runs a task as a server-sent event stream and follows its progress, partial results and custom
  * events. Renders at most once per animation frame however fast events come; the final state at
  * once, or on the next frame when this one has already rendered. If the connection breaks, the
@@ -91,6 +78,13 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const journal = useProvidedJournal();
   const { onEvent, polling, resumeKey } = options;
   const { scope } = client;
+  const startJournal = useMemo(
+    () =>
+      journal && resumeKey !== undefined
+        ? createStreamStartJournal({ journal, scope, key: resumeKey, task })
+        : undefined,
+    [journal, scope, resumeKey, task],
+  );
   // The client's slots, made once per client: they read the page's Web Locks when made.
   const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
   const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
@@ -113,19 +107,7 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       }
     },
     ...(onEvent ? { onEvent } : {}),
-    ...(journal && resumeKey !== undefined
-      ? {
-          onTaskId: (id: string) =>
-            journal.record(scope, {
-              key: resumeKey,
-              task,
-              id,
-              mode: 'stream',
-              status: 'IN_PROGRESS',
-              startedAt: Date.now(),
-            }),
-        }
-      : {}),
+    ...(startJournal ? { onTaskId: (id: string) => startJournal.accepted(id) } : {}),
   });
   const [controller] = useState(() =>
     createTaskStreamController<Params, Result, Event>({
@@ -134,13 +116,7 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
       // Looked up at the first client snapshot, never in a server render or a hydrating one: the
       // journal reads storage and the clock, which the server has not (docs/protocol.md, "The hooks").
-      ...(journal && resumeKey !== undefined
-        ? {
-            resume: () =>
-              journal.entries(scope).find((entry) => entry.key === resumeKey && entry.task === task)
-                ?.id,
-          }
-        : {}),
+      ...(startJournal ? { resume: () => startJournal.taskToResume() } : {}),
     }),
   );
   // The controller lives as long as the component; give it the latest props after each render.
@@ -162,27 +138,19 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       journal.update(scope, state.taskId, { status: ended });
     }
   }, [journal, scope, ended, state.taskId]);
-  // A start refused before it made a task leaves no list row; one whose outcome is unknown (the
-  // connection broke before any answer) stays listed as such (docs/protocol.md, "The hooks").
-  const refused =
-    state.status === 'error' && state.taskId === undefined && isRefusal(state.error)
-      ? state.error
-      : undefined;
+  // A start refused before it made a task leaves no list row (docs/protocol.md, "The hooks").
+  const errorBeforeTaskId =
+    state.status === 'error' && state.taskId === undefined ? state.error : undefined;
   useEffect(() => {
-    if (!journal || resumeKey === undefined || refused === undefined) return;
-    const own = journal
-      .starts(scope)
-      .some((begun) => begun.key === resumeKey && begun.task === task && begun.mode === 'stream');
-    if (own) journal.forgetStart(scope, resumeKey);
-  }, [journal, scope, resumeKey, task, refused]);
+    if (errorBeforeTaskId) startJournal?.failedBeforeTaskId(errorBeforeTaskId);
+  }, [startJournal, errorBeforeTaskId]);
   // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
   const start = useCallback(
     (params: Params) => {
-      if (journal && resumeKey !== undefined)
-        journal.begin(scope, { key: resumeKey, task, mode: 'stream', startedAt: Date.now() });
+      startJournal?.begin(params);
       controller.start(params);
     },
-    [controller, journal, resumeKey, scope, task],
+    [controller, startJournal],
   );
   return { ...state, start, stop: controller.stop };
 }

@@ -43,8 +43,11 @@ export interface SubmitWriteAhead {
    * refuse (or a key the journal cannot store), having stored nothing.
    */
   beforeSend(submit: WriteAheadSubmit): void;
-  /** The answer arrived: the task's entry replaces the start, whose body leaves the storage. */
-  answered(answer: { id: string; status: TaskStatus }): void;
+  /**
+   * The answer to the Submit of `params` arrived: the task's entry replaces the start, whose body
+   * leaves the storage; the params stay with the entry if the journal keeps params.
+   */
+  answered(answer: { id: string; status: TaskStatus }, params: unknown): void;
   /**
    * The Submit under `idempotencyKey` ended in an error the page shows (`undefined` when it never
    * got as far as its start): its start is forgotten, body and all.
@@ -78,8 +81,16 @@ export function createSubmitWriteAhead({
         body: { params, ...extra },
       });
     },
-    answered({ id, status }) {
-      journal.record(scope, { key, task, id, mode: 'submit', status, startedAt: Date.now() });
+    answered({ id, status }, params) {
+      journal.record(scope, {
+        key,
+        task,
+        id,
+        mode: 'submit',
+        status,
+        startedAt: Date.now(),
+        params,
+      });
     },
     failed(idempotencyKey) {
       // Only this Submit's start: a later one under the same key may be on its way.

@@ -56,6 +56,12 @@ export interface TaskJournalEntry {
   status: TaskStatus;
   /** When it was started, in epoch milliseconds; its age counts from here. */
   startedAt: number;
+  /**
+   * The params it was started with, kept only by a journal created with `keepParams: true`, so that
+   * a page after a reload can show the form as the task was started. The hooks give them checked
+   * against the task's params schema in the client's task map; params that fail are left out.
+   */
+  params?: unknown;
 }
 
 /** What a Submit sends, kept by a start until its answer arrives, to send it again after a reload. */
@@ -122,6 +128,14 @@ export interface TaskJournalOptions {
   maxAgeMs?: number;
   /** The clock, in epoch milliseconds. Defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Whether each task's params are kept with its entry (`TaskJournalEntry.params`), so that a page
+   * after a reload can show the form as the running task was started. They live as long as the
+   * entry, under its scope only; params over 64 KiB of JSON are not kept. Without it, no params are
+   * kept past the answer (a Submit's body leaves the storage when its request ends). Defaults to
+   * `false`.
+   */
+  keepParams?: boolean;
   /**
    * Whether the tabs of this origin share the polling of a task they all watch (docs/protocol.md,
    * "The hooks"): the tab that holds the task's Web Lock reads the record and posts it on a
@@ -207,6 +221,7 @@ const entrySchema = z.object({
   mode: z.enum(['submit', 'stream', 'execute']),
   status: taskStatusSchema,
   startedAt: z.number().check(z.nonnegative()),
+  params: z.optional(z.unknown()),
 });
 
 const startSchema = z.object({
@@ -257,6 +272,23 @@ interface ScopeState {
   starts: readonly TaskJournalStart[];
 }
 
+/** The stored value of `state`, or `null` (no key at all) when it holds nothing. */
+function serialize({ entries, starts }: ScopeState): string | null {
+  if (entries.length === 0 && starts.length === 0) return null;
+  return JSON.stringify(
+    starts.length === 0 ? { version: 1, entries } : { version: 1, entries, starts },
+  );
+}
+
+/** `value`'s length as JSON, or `Infinity` for a value JSON cannot hold. */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
 const EMPTY: ScopeState = { entries: [], starts: [] };
 
 /** The error for what the journal will not store, naming what to change. */
@@ -276,6 +308,7 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   const maxEntries = options.maxEntries ?? 50;
   const maxAgeMs = options.maxAgeMs ?? 24 * 60 * 60 * 1000;
   const now = options.now ?? Date.now;
+  const keepParams = options.keepParams ?? false;
   const requested = options.storage ?? 'session';
   const storage: TaskJournalStorageArea =
     typeof requested === 'object'
@@ -305,6 +338,17 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     }
   }
 
+  /**
+   * `entry` with the params this journal keeps: none without `keepParams`, nor any too large to
+   * store; `undefined` params are left out, so an entry never shows the member empty.
+   */
+  function withKeptParams(entry: TaskJournalEntry): TaskJournalEntry {
+    const { params, ...rest } = entry;
+    return keepParams && params !== undefined && jsonLength(params) <= MAX_JOURNAL_BODY_LENGTH
+      ? { ...rest, params }
+      : rest;
+  }
+
   /** The stored value, each entry and start checked on its own; a future start time is now. */
   function parse(text: string | null): ScopeState {
     if (text === null) return EMPTY;
@@ -320,7 +364,9 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     for (const candidate of stored.data.entries) {
       const entry = entrySchema.safeParse(candidate);
       if (entry.success)
-        entries.push({ ...entry.data, startedAt: Math.min(entry.data.startedAt, at) });
+        entries.push(
+          withKeptParams({ ...entry.data, startedAt: Math.min(entry.data.startedAt, at) }),
+        );
     }
     const starts: TaskJournalStart[] = [];
     for (const candidate of stored.data.starts ?? []) {
@@ -388,14 +434,7 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   function write(scope: string, next: ScopeState): void {
     if (closed) return;
     const kept = fresh(next);
-    const empty = kept.entries.length === 0 && kept.starts.length === 0;
-    const text = empty
-      ? null
-      : JSON.stringify(
-          kept.starts.length === 0
-            ? { version: 1, entries: kept.entries }
-            : { version: 1, entries: kept.entries, starts: kept.starts },
-        );
+    const text = serialize(kept);
     for (const [other, otherText] of [...unsaved]) if (other !== scope) store(other, otherText);
     store(scope, text);
     cache.set(scope, { text, state: kept });
@@ -418,16 +457,15 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     return [...scopes];
   }
 
-  /** Removes the entries and starts of `scope` past their age from the storage. */
+  /**
+   * Rewrites the stored value of `scope` as this journal keeps it, when that differs: without the
+   * entries and starts past their age, those that failed their checks, or the params a journal
+   * with `keepParams` stored when this one keeps none.
+   */
   function pruneScope(scope: string): void {
     const text = readText(scope);
-    const stored = parse(text);
-    const kept = fresh(stored);
-    if (
-      kept.entries.length !== stored.entries.length ||
-      kept.starts.length !== stored.starts.length
-    )
-      write(scope, kept);
+    const kept = fresh(parse(text));
+    if (serialize(kept) !== text) write(scope, kept);
   }
 
   /** Checks what is about to be stored, so nothing is accepted that could not be read back. */
@@ -461,10 +499,8 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     entries: (scope) => read(scope).entries,
     starts: (scope) => read(scope).starts,
     record(scope, entry) {
-      const checked = check(
-        entrySchema,
-        { ...entry, startedAt: Math.min(entry.startedAt, now()) },
-        'entry',
+      const checked = withKeptParams(
+        check(entrySchema, { ...entry, startedAt: Math.min(entry.startedAt, now()) }, 'entry'),
       );
       const state = read(scope);
       const sameKey = (key: string | undefined) => checked.key !== undefined && key === checked.key;

@@ -290,3 +290,44 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     expect(changes).toBe(0);
   });
 });
+
+describe('createTaskJournal with keepParams', () => {
+  const params = { text: 'what the user typed', targetLanguage: 'en' };
+
+  it('keeps each task’s params with its entry, across a reload, and drops them with the entry', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage, keepParams: true });
+    journal.record('user-a', entry('t1', Date.now(), { key: 'translation', params }));
+    const reloaded = createTaskJournal({ storage, keepParams: true });
+    expect(reloaded.entries('user-a')).toEqual([expect.objectContaining({ id: 't1', params })]);
+    // Never another scope's.
+    expect(reloaded.entries('user-b')).toEqual([]);
+    reloaded.remove('user-a', 't1');
+    expect([...storage.values.values()].join()).not.toContain('what the user typed');
+  });
+
+  it('keeps no params without it, stored or read', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    journal.record('user-a', entry('t1', Date.now(), { params }));
+    expect(journal.entries('user-a')[0]).not.toHaveProperty('params');
+    expect(storage.writes.join()).not.toContain('what the user typed');
+    // Params a journal with keepParams stored leave the storage once one without it reads it.
+    createTaskJournal({ storage, keepParams: true }).record(
+      'user-a',
+      entry('t2', Date.now(), { params }),
+    );
+    const without = createTaskJournal({ storage });
+    expect(without.entries('user-a').map((kept) => kept.params)).toEqual([undefined, undefined]);
+    without.prune();
+    expect(storage.values.get('taskwire:journal:user-a')).not.toContain('what the user typed');
+  });
+
+  it('keeps the entry without params too large to store', () => {
+    const journal = createTaskJournal({ storage: mapStorage(), keepParams: true });
+    const large = { text: 'x'.repeat(MAX_JOURNAL_BODY_LENGTH) };
+    journal.record('user-a', entry('t1', Date.now(), { params: large }));
+    expect(journal.entries('user-a')).toEqual([expect.objectContaining({ id: 't1' })]);
+    expect(journal.entries('user-a')[0]).not.toHaveProperty('params');
+  });
+});
