@@ -167,7 +167,10 @@ export interface TaskJournal {
    * read back (a key or task name too long); nothing is changed then, and nothing should be sent.
    */
   begin(scope: string, start: TaskJournalStart): void;
-  /** Forgets the start of `key`, body and all (its request ended, and the page showed how). */
+  /**
+   * Forgets the start of `key`, body and all: its request ended in an error the page showed, or
+   * the user dismissed it.
+   */
   forgetStart(scope: string, key: string): void;
   /** Changes the status of the entry of task `id`, if there is one. */
   update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status'>): void;
@@ -464,7 +467,10 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
    */
   function pruneScope(scope: string): void {
     const text = readText(scope);
-    const kept = fresh(parse(text));
+    const stored = parse(text);
+    // A value this journal cannot read at all (a later version's) is left as it is.
+    if (stored === EMPTY) return;
+    const kept = fresh(stored);
     if (serialize(kept) !== text) write(scope, kept);
   }
 
@@ -520,11 +526,10 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
         { ...start, startedAt: Math.min(start.startedAt, now()) },
         'start',
       );
-      // Too large to store: the Submit goes without its body written ahead (docs/protocol.md, "The hooks").
+      // Too large to store: the Submit goes without its body written ahead (docs/protocol.md,
+      // "The hooks").
       const checked =
-        body === undefined || JSON.stringify(body).length > MAX_JOURNAL_BODY_LENGTH
-          ? rest
-          : { ...rest, body };
+        body === undefined || jsonLength(body) > MAX_JOURNAL_BODY_LENGTH ? rest : { ...rest, body };
       const state = read(scope);
       write(scope, {
         entries: state.entries.filter((entry) => entry.key !== checked.key),

@@ -195,6 +195,14 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     expect(storage.values.get('app:settings')).toBe('{"theme":"dark"}');
   });
 
+  it('leaves a stored value it cannot read (a later version’s) as it is when it prunes', () => {
+    const storage = mapStorage();
+    const later = JSON.stringify({ version: 2, tasks: [{ id: 't1' }] });
+    storage.values.set('taskwire:journal:s', later);
+    createTaskJournal({ storage }).prune();
+    expect(storage.values.get('taskwire:journal:s')).toBe(later);
+  });
+
   it('removes a scope from the storage on clear (sign-out), whatever its value, and no other', () => {
     const storage = mapStorage();
     let now = 10_000;
