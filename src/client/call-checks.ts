@@ -79,8 +79,9 @@ export function requestBody(
 }
 
 /**
- * The checks of a POST (Submit, Stream, Execute, Options) against the task map `tasks`: the task
- * name, then the params; the checked name and the JSON body to send.
+ * The checks of a POST (Submit, Stream, Execute, Options) against the task map `tasks`, as the
+ * client runs them before sending: the task name, then the params; the checked name and the JSON
+ * body to send. For the journal, which checks a Submit before it stores its body.
  */
 export function checkedPost(
   tasks: TaskSchemas | undefined,

@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { withDeadline } from './abort.js';
 import { TaskwireError } from './errors.js';
 import { protocolError, requestTimeout } from './error-factories.js';
-import { checkedPost, checkTaskId, checkTaskName, schemaOfTask } from './call-checks.js';
+import { checkTaskId, checkTaskName, requestBody, schemaOfTask } from './call-checks.js';
 import { checkResult, readEnvelope, type Sent } from './read-answer.js';
 import { send, type RequestContext } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
@@ -159,7 +159,8 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     signal: AbortSignal,
     extra: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ): Promise<{ name: string; sent: Sent }> {
-    const { name, body } = checkedPost(config.tasks, task, params, extra.body);
+    const name = checkTaskName(task);
+    const body = requestBody(schemaOf(name)?.params, name, params, extra.body);
     const sent = await send(context, {
       method: 'POST',
       path: `/workflows/${encodeURIComponent(name)}/${endpoint}`,

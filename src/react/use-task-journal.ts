@@ -1,10 +1,7 @@
 'use client';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import {
-  EMPTY_JOURNAL,
-  withCheckedParams,
-  type JournalSnapshot,
-} from '../state/journal-session.js';
+import { withCheckedParams } from '../state/checked-entry-params.js';
+import { EMPTY_JOURNAL, type JournalSnapshot } from '../state/journal-session.js';
 import type { TaskJournalEntry } from '../state/task-journal.js';
 import { useJournalSession, useTaskClient } from './taskwire-provider.js';
 

@@ -8,9 +8,7 @@
  * Nothing is read until someone subscribes or asks for a snapshot, so making a session during a
  * render, the server's included, touches no storage; the server snapshot is {@link EMPTY_JOURNAL}.
  */
-import { checkedPost } from '../client/call-checks.js';
 import { isTerminalStatus, type TaskStatus } from '../protocol/records.js';
-import type { TaskSchemas } from '../protocol/task-schemas.js';
 import type { TaskJournal, TaskJournalEntry, TaskJournalStart } from './task-journal.js';
 
 /** What a session shows: the scope's entries and its starts whose outcome is not known yet. */
@@ -23,40 +21,6 @@ export interface JournalSnapshot {
 
 /** The snapshot of no journal, and of every journal on the server and in the first client render. */
 export const EMPTY_JOURNAL: JournalSnapshot = { entries: [], starts: [] };
-
-/** Whether `params` pass the client's own checks for `task` (its params schema in `tasks`). */
-function paramsPass(tasks: TaskSchemas | undefined, task: string, params: unknown): boolean {
-  try {
-    checkedPost(tasks, task, params);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `snapshot` with the params its entries keep (`keepParams`) checked as the client checks params
- * before sending, against the task's params schema in `tasks` (any JSON object without one):
- * params that fail, stored by an older version of the app or spoiled, are left out and the entry
- * kept. The same object when every entry's params pass.
- */
-export function withCheckedParams(
-  snapshot: JournalSnapshot,
-  tasks: TaskSchemas | undefined,
-): JournalSnapshot {
-  const failing = (entry: TaskJournalEntry) =>
-    entry.params !== undefined && !paramsPass(tasks, entry.task, entry.params);
-  if (!snapshot.entries.some(failing)) return snapshot;
-  return {
-    ...snapshot,
-    entries: snapshot.entries.map((entry) => {
-      if (!failing(entry)) return entry;
-      const kept = { ...entry };
-      delete kept.params;
-      return kept;
-    }),
-  };
-}
 
 /** One scope of one journal, as the hooks of a page read it. */
 export interface JournalSession {

@@ -74,11 +74,8 @@ export function createStreamStartJournal({
       });
     },
     failedBeforeTaskId(error) {
-      if (!isRefusal(error)) return;
-      const own = journal
-        .starts(scope)
-        .some((start) => start.key === key && start.task === task && start.mode === 'stream');
-      if (own) journal.forgetStart(scope, key);
+      // The key's start is this stream's: a key names one task, or start, at a time.
+      if (isRefusal(error)) journal.forgetStart(scope, key);
     },
     taskToResume: () =>
       journal.entries(scope).find((entry) => entry.key === key && entry.task === task)?.id,
