@@ -8,6 +8,18 @@ import { refusal } from './error-factories.js';
 import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
 import { jsonObjectSchema } from '../protocol/records.js';
 import { isTaskIdForPath, TASK_NAME_PATTERN } from '../protocol/names.js';
+import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
+
+/** The schemas of `task` in the task map `tasks`, if it has an entry for it. */
+export function schemaOfTask(
+  tasks: TaskSchemas | undefined,
+  task: unknown,
+): TaskSchema | undefined {
+  // `hasOwn`, since `constructor` or `toString` are valid task names.
+  return typeof task === 'string' && tasks !== undefined && Object.hasOwn(tasks, task)
+    ? tasks[task]
+    : undefined;
+}
 
 /** The contract's task name rule, re-checked here so a refusal names the rule. */
 export function checkTaskName(task: unknown): string {
@@ -64,4 +76,19 @@ export function requestBody(
       cause: error,
     });
   }
+}
+
+/**
+ * The checks of a POST (Submit, Stream, Execute, Options) against the task map `tasks`, as the
+ * client runs them before sending: the task name, then the params; the checked name and the JSON
+ * body to send. For the journal, which checks a Submit before it stores its body.
+ */
+export function checkedPost(
+  tasks: TaskSchemas | undefined,
+  task: unknown,
+  params: unknown,
+  extra: Record<string, unknown> = {},
+): { name: string; body: string } {
+  const name = checkTaskName(task);
+  return { name, body: requestBody(schemaOfTask(tasks, name)?.params, name, params, extra) };
 }

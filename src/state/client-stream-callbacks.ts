@@ -12,7 +12,7 @@ import type {
   TaskResult,
   TaskSchemas,
 } from '../protocol/task-schemas.js';
-import type { StreamJournal } from './stream-journal.js';
+import type { StreamStartJournal } from './stream-start-journal.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 import type { TaskStreamCallbacks } from './task-stream-controller.js';
 import type { WatchTaskRecord } from './watch-task-record.js';
@@ -35,7 +35,7 @@ export interface ClientStreamCallbacksOptions<
   /** The app's `onEvent`, called for every custom event. Defaults to none. */
   onEvent?: ((event: TaskCustomEvent<Tasks, Name>) => void) | undefined;
   /** The journal of the stream's `resumeKey`, which records the task id. Defaults to none. */
-  journal?: StreamJournal | undefined;
+  journal?: StreamStartJournal | undefined;
 }
 
 /** The {@link TaskStreamCallbacks} of `task` streamed by `client`, within its stream budget. */
@@ -58,6 +58,6 @@ export function clientStreamCallbacks<Tasks extends TaskSchemas, Name extends Ta
       takeSlot,
       submit: (params, submitOptions) => client.submit(task, params, submitOptions),
     },
-    onTaskId: journal?.record,
+    onTaskId: journal?.accepted,
   };
 }

@@ -3,7 +3,7 @@ import { createTaskClient } from '../../src/client/index.js';
 import type { TaskRecord } from '../../src/protocol/records.js';
 import { createReferenceService, demoTaskSchemas } from '../../src/reference/index.js';
 import { clientStreamCallbacks } from '../../src/state/client-stream-callbacks.js';
-import { streamJournal } from '../../src/state/stream-journal.js';
+import { createStreamStartJournal } from '../../src/state/stream-start-journal.js';
 import { createTaskJournal } from '../../src/state/task-journal.js';
 import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
 import { recordRequests } from '../../src/testing/record-requests.js';
@@ -47,7 +47,12 @@ function controllerOf(takeSlot: () => Promise<(() => void) | undefined>) {
       }),
       onRecord: (record) => written.push(record),
       onEvent: (event) => events.push(event.type),
-      journal: streamJournal(journal, client.scope, 'render-video', 'video'),
+      journal: createStreamStartJournal({
+        journal,
+        scope: client.scope,
+        task: 'render-video',
+        key: 'video',
+      }),
     }),
   );
   controller.subscribe(() => undefined);
