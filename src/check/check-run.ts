@@ -7,7 +7,8 @@
 import type { JsonObject } from '../protocol/records.js';
 import { CHECKS, type CheckId } from './check-catalogue.js';
 import type { CheckProgress, CheckResult } from './check-types.js';
-import { curlOf, Recorder, redact, type Exchange, type Secret } from './recorder.js';
+import { curlOf, Recorder, type Exchange } from './recorder.js';
+import { escapeControl, excerpt, redact, type Secret } from './shown-text.js';
 
 /** The options of a run, with every default applied. */
 export interface ResolvedOptions {
@@ -53,6 +54,8 @@ export interface Answer {
   status: number;
   headers: Headers;
   text: string;
+  /** The body as messages show it: every secret in it hidden (shown-text.ts). */
+  shown: string;
   /** The body parsed as JSON; `undefined` when it is not JSON. */
   json: unknown;
   /** Why no answer came, when none did. */
@@ -137,7 +140,7 @@ export class CheckRun {
   #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule'>): void {
     if (this.#results.has(id)) return;
     const check = CHECKS.find((candidate) => candidate.id === id)!;
-    const result = redactResult(
+    const result = shownResult(
       { id, title: check.title, rule: check.rule, ...outcome },
       this.secrets,
     );
@@ -182,6 +185,7 @@ export class CheckRun {
           status: response.status,
           headers: response.headers,
           text,
+          shown: redact(text, this.secrets),
           json: parseJson(text),
         };
       } catch (readError) {
@@ -193,6 +197,7 @@ export class CheckRun {
       status: 0,
       headers: new Headers(),
       text: '',
+      shown: '',
       json: undefined,
       error: describeError(failure, signal),
     };
@@ -238,11 +243,16 @@ export class CheckRun {
   }
 }
 
-/** `result` with every token value in its text replaced by its variable. */
-function redactResult(result: CheckResult, secrets: readonly Secret[]): CheckResult {
+/**
+ * `result` as every output shows it: each secret replaced by its variable, each control character
+ * escaped; the `curl` command keeps the line feeds between its own lines.
+ */
+function shownResult(result: CheckResult, secrets: readonly Secret[]): CheckResult {
   const copy: Record<string, unknown> = { ...result };
   for (const [key, value] of Object.entries(copy)) {
-    if (typeof value === 'string') copy[key] = redact(value, secrets);
+    if (typeof value !== 'string') continue;
+    const lines = key === 'curl' ? value.split('\n') : [value];
+    copy[key] = lines.map((line) => escapeControl(redact(line, secrets))).join('\n');
   }
   return copy as unknown as CheckResult;
 }
@@ -277,10 +287,13 @@ function describeError(error: unknown, signal: AbortSignal): string {
   return `the request failed: ${error instanceof Error ? error.message : String(error)}${code}`;
 }
 
-/** A short text of an answer for `observed`: its status and the start of its body. */
+/**
+ * A short text of an answer for `observed`: its status and the start of its body, cut after its
+ * secrets were hidden.
+ */
 export function describeAnswer(answer: Answer): string {
   if (answer.status === 0) return `no answer: ${answer.error ?? 'unknown error'}`;
   const type = answer.headers.get('content-type');
-  const body = answer.text.length > 300 ? `${answer.text.slice(0, 300)}…` : answer.text;
+  const body = excerpt(answer.shown, 300, []);
   return `${answer.status}${type ? ` (${type})` : ''}${body === '' ? ', no body' : ` ${body}`}`;
 }

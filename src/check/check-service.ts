@@ -13,7 +13,7 @@ import { reasonOf } from './answer-checks.js';
 import { checkErrorBodies, checkRefusals } from './refusal-checks.js';
 import { checkKeepAlive, checkStream, checkStreamRefusal } from './stream-checks.js';
 import { checkSubmittedTask, type SeenUsage } from './task-checks.js';
-import { redact } from './recorder.js';
+import { escapeControl, redact } from './shown-text.js';
 
 /** The task checked when none is named: the reference service's demo task with the most to see. */
 export const DEFAULT_CHECK_TASK = 'render-video';
@@ -102,7 +102,7 @@ async function probe(run: CheckRun): Promise<Answer> {
   });
   const where = `${run.options.baseUrl}${run.taskPath('options')}`;
   const couldNot = (code: 'network' | 'http', message: string) =>
-    new TaskwireError(code, redact(message, run.secrets), {
+    new TaskwireError(code, escapeControl(redact(message, run.secrets)), {
       ...(answer.status === 0 ? {} : { status: answer.status }),
       ...(reasonOf(answer) === undefined ? {} : { reason: reasonOf(answer)! }),
     });

@@ -12,7 +12,8 @@ import type { JsonObject } from '../protocol/records.js';
 import { CHECKS } from './check-catalogue.js';
 import { checkService, DEFAULT_CHECK_TASK } from './check-service.js';
 import type { CheckProgress } from './check-types.js';
-import { formatCheckReport, toJUnitXml } from './format-report.js';
+import { checkReportJson, formatCheckReport, toJUnitXml } from './format-report.js';
+import { escapeControl } from './shown-text.js';
 
 const USAGE = `Usage: taskwire-check <baseUrl> --user-token <T> [--client-token <C>] [options]
 
@@ -156,19 +157,19 @@ async function main(): Promise<number> {
   } catch (error) {
     if (showProgress) process.stdout.write('\r\u001B[2K');
     if (error instanceof TypeError || TaskwireError.isInstance(error)) {
-      console.error(`taskwire-check could not run: ${error.message}`);
+      console.error(`taskwire-check could not run: ${escapeControl(error.message)}`);
       return 2;
     }
     throw error;
   }
   if (showProgress) process.stdout.write('\r\u001B[2K');
-  console.log(options.json ? JSON.stringify(report, null, 2) : formatCheckReport(report));
+  console.log(options.json ? checkReportJson(report) : formatCheckReport(report));
   if (options.junit !== undefined) {
     try {
       await writeFile(options.junit, toJUnitXml(report), 'utf8');
     } catch (error) {
       console.error(
-        `taskwire-check could not write ${options.junit}: ${error instanceof Error ? error.message : String(error)}`,
+        `taskwire-check could not write ${options.junit}: ${escapeControl(error instanceof Error ? error.message : String(error))}`,
       );
       return 2;
     }
@@ -183,7 +184,7 @@ main().then(
   (error: unknown) => {
     // The message only: an error's other fields could hold a request, and so a token.
     console.error(
-      `taskwire-check failed: ${error instanceof Error ? error.message : String(error)}`,
+      `taskwire-check failed: ${escapeControl(error instanceof Error ? error.message : String(error))}`,
     );
     process.exitCode = 2;
   },

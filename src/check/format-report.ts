@@ -3,6 +3,7 @@
  * failure, and a JUnit XML document of one test case per check.
  */
 import type { CheckReport, CheckResult } from './check-types.js';
+import { escapeControl } from './shown-text.js';
 
 const LABELS = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP' } as const;
 
@@ -43,15 +44,30 @@ export function formatCheckReport(report: CheckReport): string {
     }
   }
   lines.push('', summaryOf(report));
-  return lines.join('\n');
+  return shownLines(lines.join('\n'));
+}
+
+/**
+ * The report as JSON for `--json`: JSON escapes C0 controls by itself but writes C1 controls and
+ * the Unicode separators raw, so those are written as `\u` escapes too (the same string once parsed).
+ */
+export function checkReportJson(report: CheckReport): string {
+  return JSON.stringify(report, null, 2).replace(
+    /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** `text` with every control character escaped but the line feeds between its lines. */
+function shownLines(text: string): string {
+  return text.split('\n').map(escapeControl).join('\n');
 }
 
 function escapeXml(text: string): string {
   return (
-    text
-      // Characters XML 1.0 cannot hold at all.
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    shownLines(text)
+      // Characters XML 1.0 cannot hold at all (the controls are escaped above).
+      .replace(/[\uFFFE\uFFFF]/g, '')
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')

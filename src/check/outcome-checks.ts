@@ -15,6 +15,7 @@ import {
   shapeProblem,
 } from './answer-checks.js';
 import { recordProblem, type SeenUsage } from './task-checks.js';
+import { excerpt } from './shown-text.js';
 
 /** `execute.answer`: 200 with the outcome, and the same outcome from Get Result of its id. */
 export async function checkExecute(run: CheckRun, usages: SeenUsage[]): Promise<void> {
@@ -127,7 +128,7 @@ export function checkOptions(run: CheckRun, answer: Answer): void {
           observed:
             taskId !== null
               ? `x-task-id: ${taskId}: Options started a task`
-              : `the answer looks like a task: ${answer.text.slice(0, 200)}`,
+              : `the answer looks like a task: ${excerpt(answer.shown, 200, [])}`,
           exchange: answer.exchange,
         }
       : undefined,

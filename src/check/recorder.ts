@@ -4,6 +4,7 @@
  * headers; bodies are read by the checks), counts the tasks the service started, and refuses to
  * start more than 20. A failure's `curl` command is written from what it kept.
  */
+import { redact, type Secret } from './shown-text.js';
 
 /** A request as it was sent. */
 export interface RecordedRequest {
@@ -20,12 +21,6 @@ export interface Exchange {
   status?: number;
   /** The answer's headers, once they came. */
   headers?: Headers;
-}
-
-/** A token's value and the shell variable that stands for it in everything shown. */
-export interface Secret {
-  value: string;
-  variable: '$TASKWIRE_USER_TOKEN' | '$TASKWIRE_CLIENT_TOKEN' | '$TASKWIRE_OTHER_USER_TOKEN';
 }
 
 /** The most tasks one run may start, whatever a broken service answers. */
@@ -119,15 +114,6 @@ export class Recorder {
     }
     this.startedTasks.add(id ?? `unnamed task ${this.exchanges.length}`);
   }
-}
-
-/** `text` with every token's value replaced by its variable. */
-export function redact(text: string, secrets: readonly Secret[]): string {
-  let redacted = text;
-  for (const { value, variable } of [...secrets].sort((a, b) => b.value.length - a.value.length)) {
-    if (value !== '') redacted = redacted.split(value).join(variable);
-  }
-  return redacted;
 }
 
 function singleQuoted(text: string): string {

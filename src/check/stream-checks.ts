@@ -18,6 +18,7 @@ import * as z from 'zod/mini';
 import { recordProblem, type SeenUsage } from './task-checks.js';
 import { UNKNOWN_TASK } from './refusal-checks.js';
 import type { Exchange } from './recorder.js';
+import { excerpt } from './shown-text.js';
 
 /** `task.completed`, its usage's sums left to `usage.arithmetic`. */
 const completedShapeSchema = z.object({
@@ -79,7 +80,7 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
     const text = await response.text().catch(() => '');
     run.fail('stream.headers', {
       expected: '200 text/event-stream',
-      observed: `${response.status}${type ? ` (${type})` : ''} ${text.slice(0, 300)}`,
+      observed: `${response.status}${type ? ` (${type})` : ''} ${excerpt(text, 300, run.secrets)}`,
       exchange,
     });
     for (const check of STREAM_CHECKS) run.skip(check, 'needs a stream (see stream.headers)');
@@ -179,12 +180,13 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
     try {
       event = JSON.parse(data);
     } catch {
-      return fail(`${where}'s data is not JSON: ${data.slice(0, 120)}`);
+      return fail(`${where}'s data is not JSON: ${excerpt(data, 120, run.secrets)}`);
     }
     if (!isJsonObject(event))
-      return fail(`${where}'s data is not a JSON object: ${data.slice(0, 120)}`);
+      return fail(`${where}'s data is not a JSON object: ${excerpt(data, 120, run.secrets)}`);
     const type = event.type;
-    if (typeof type !== 'string') return fail(`${where} has no string type: ${data.slice(0, 120)}`);
+    if (typeof type !== 'string')
+      return fail(`${where} has no string type: ${excerpt(data, 120, run.secrets)}`);
     if (!type.startsWith('task.') && !type.startsWith('event.'))
       return fail(`${where} has the type '${type}', neither task.* nor event.*`);
     const schema = KNOWN_EVENTS[type];
@@ -271,7 +273,7 @@ function checkEventIds(
     const b = listed[index];
     if (a?.type !== b?.type || a?.id !== b?.id) {
       run.fail('stream.event-ids', {
-        expected: `Get Result's events, in order, equal the stream's: ${shown(streamed).slice(0, 400)}`,
+        expected: `Get Result's events, in order, equal the stream's: ${excerpt(shown(streamed), 400, run.secrets)}`,
         observed: `event ${index + 1}: the stream sent ${a ? `${a.type} ${a.id}` : 'nothing'}, Get Result lists ${b ? `${b.type} ${b.id}` : 'nothing'}`,
         exchange: record.exchange,
       });
@@ -312,7 +314,7 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
     const text = await response.text().catch(() => '');
     run.fail('stream.keep-alive', {
       expected: `200, a stream of ${silent.task}`,
-      observed: `${response.status} ${text.slice(0, 300)}`,
+      observed: `${response.status} ${excerpt(text, 300, run.secrets)}`,
       exchange,
     });
     return;

@@ -280,7 +280,8 @@ describe('toJUnitXml', () => {
     };
     const suites = parseXml(toJUnitXml(report));
     const [failure] = elementsNamed(suites, 'failure');
-    expect(failure!.attributes.message).toBe(`200 "quoted" 'single'  <html>`);
+    // A control character is shown escaped, as in every output.
+    expect(failure!.attributes.message).toBe(`200 "quoted" 'single' \\x01 <html>`);
     expect(failure!.text).toContain("curl -i 'http://taskwire.test/a?b=1&c=2'");
     expect(elementsNamed(suites, 'skipped')[0]!.attributes.message).toBe('needs <this> & "that"');
     expect(elementsNamed(suites, 'testcase')).toHaveLength(3);

@@ -1,0 +1,105 @@
+/**
+ * checkService cannot be turned against its user: a service that writes escape sequences, carriage
+ * returns and C1 controls into its answers gets them shown escaped in every output (the report, the
+ * table, JSON, JUnit), and a service that echoes a token where an excerpt is cut never gets a part
+ * of it printed.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkService, formatCheckReport, toJUnitXml } from '../../src/check/index.js';
+import { checkedService, FAST, TOKENS, USER_TOKEN } from './check-fixtures.js';
+
+/** What a terminal would act on: C0 controls, DEL, C1 controls. */
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+/** The same, line feeds allowed: the table and the XML have lines. */
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL_BUT_LINE_FEED = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/;
+
+/** Writes the clipboard (OSC 52), retitles the window, and rewrites the line as a PASS. */
+const HOSTILE_TEXT =
+  '\u001B]52;c;cm0gLXJmIH4=\u0007\u001B]0;owned\u0007\r\u001B[2KPASS  unknown.task  fine \u009B31m';
+
+type Send = (request: Request) => Promise<Response>;
+
+function isUnknownTask(request: Request): boolean {
+  return new URL(request.url).pathname.includes('/taskwire-check-no-such-task/');
+}
+
+/** The reference service, but its unknown-task answers and its streams carry raw control characters. */
+function hostile(send: Send): Send {
+  return async (request) => {
+    if (isUnknownTask(request))
+      return new Response(
+        `{"status":"error","statusCode":404,"reason":"NOT_FOUND","message":"${HOSTILE_TEXT}"}`,
+        { status: 404, headers: { 'content-type': 'application/json' } },
+      );
+    const response = await send(request);
+    if (!new URL(request.url).pathname.endsWith('/stream') || response.status !== 200)
+      return response;
+    const prefix = new TextEncoder().encode(`data: ${HOSTILE_TEXT}\n\n`);
+    const body = response.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        start(controller) {
+          controller.enqueue(prefix);
+        },
+      }),
+    );
+    return new Response(body, { status: 200, headers: response.headers });
+  };
+}
+
+describe('checkService against a hostile service', () => {
+  it('shows the control characters a service sent escaped, never raw, in every output', async () => {
+    const service = checkedService();
+    const report = await checkService({
+      ...FAST,
+      baseUrl: 'http://taskwire.test',
+      fetch: hostile((request) => service.fetch(request)),
+    });
+
+    const unknownTask = report.results.find((result) => result.id === 'unknown.task')!;
+    expect(unknownTask.outcome).toBe('fail');
+    expect(unknownTask.observed).toContain('\\x1B]52;c;cm0gLXJmIH4=\\x07');
+    expect(unknownTask.observed).toContain('\\r\\x1B[2KPASS');
+    expect(unknownTask.observed).toContain('\\x9B31m');
+    const framing = report.results.find((result) => result.id === 'stream.framing')!;
+    expect(framing.outcome).toBe('fail');
+    expect(framing.observed).toContain('\\x1B]0;owned\\x07');
+
+    for (const result of report.results)
+      for (const [field, value] of Object.entries(result)) {
+        if (typeof value !== 'string') continue;
+        // The curl command's own lines are the one place a line feed belongs.
+        const lines = field === 'curl' ? value.split('\n') : [value];
+        for (const line of lines) expect(line, `${result.id} ${field}`).not.toMatch(RAW_CONTROL);
+      }
+    expect(formatCheckReport(report)).not.toMatch(RAW_CONTROL_BUT_LINE_FEED);
+    expect(toJUnitXml(report)).not.toMatch(RAW_CONTROL_BUT_LINE_FEED);
+    // JSON.stringify escapes C0 by itself, but writes C1 controls raw.
+    expect(JSON.stringify(report)).not.toMatch(/[\u007F-\u009F]/);
+  });
+
+  it('hides a token before it cuts an excerpt, so no part of one straddling the cut is printed', async () => {
+    const service = checkedService();
+    const opening = '{"status":"error","statusCode":404,"reason":"NOT_FOUND","message":"';
+    const echoing: Send = async (request) => {
+      if (!isUnknownTask(request)) return service.fetch(request);
+      // The token the request carried, starting 10 characters before the 300th.
+      const token = (request.headers.get('authorization') ?? '').replace(/^Bearer /, '');
+      const padding = 'x'.repeat(290 - opening.length);
+      return new Response(`${opening}${padding}${token} was not expected here"}`, {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const report = await checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: echoing });
+
+    const unknownTask = report.results.find((result) => result.id === 'unknown.task')!;
+    expect(unknownTask.outcome).toBe('fail');
+    // Hidden first, then cut: the variable is cut, not the token.
+    expect(unknownTask.observed).toMatch(/x\$TASKWIRE_[A-Z_]*…$/);
+    const text = `${JSON.stringify(report)}\n${formatCheckReport(report)}\n${toJUnitXml(report)}`;
+    expect(text).not.toContain(USER_TOKEN.slice(0, 8));
+    for (const token of TOKENS) expect(text).not.toContain(token);
+  });
+});
