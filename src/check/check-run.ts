@@ -58,12 +58,21 @@ export interface Answer {
   shown: string;
   /** The body parsed as JSON; `undefined` when it is not JSON. */
   json: unknown;
+  /** Whether the body was larger than {@link MAX_CAPTURED_BYTES}, and so read only that far. */
+  tooLarge: boolean;
   /** Why no answer came, when none did. */
   error?: string;
 }
 
-/** The largest answer a check reads: 1 MiB is more than any answer of the protocol needs. */
-const MAX_ANSWER_CHARACTERS = 1024 * 1024;
+/**
+ * The most of one answer or one stream a check reads: 1 MiB is more than any answer of the
+ * protocol needs, and a service cannot make a run hold more (docs/checking-your-service.md).
+ */
+export const MAX_CAPTURED_BYTES = 1024 * 1024;
+
+/** What a check says of an answer or stream past {@link MAX_CAPTURED_BYTES}. */
+export const TOO_LARGE =
+  'larger than 1 MiB, more than the protocol needs: taskwire-check read no further';
 
 /** A failure's details. */
 export interface Failure {
@@ -179,14 +188,15 @@ export class CheckRun {
     let failure = error;
     if (response !== undefined) {
       try {
-        const text = await readText(response);
+        const { text, tooLarge } = await readText(response);
         return {
           exchange,
           status: response.status,
           headers: response.headers,
           text,
           shown: redact(text, this.secrets),
-          json: parseJson(text),
+          json: tooLarge ? undefined : parseJson(text),
+          tooLarge,
         };
       } catch (readError) {
         failure = readError;
@@ -199,6 +209,7 @@ export class CheckRun {
       text: '',
       shown: '',
       json: undefined,
+      tooLarge: false,
       error: describeError(failure, signal),
     };
   }
@@ -257,17 +268,22 @@ function shownResult(result: CheckResult, secrets: readonly Secret[]): CheckResu
   return copy as unknown as CheckResult;
 }
 
-async function readText(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+/** Reads a body as text, at most {@link MAX_CAPTURED_BYTES} of it; a larger one is cancelled there. */
+async function readText(response: Response): Promise<{ text: string; tooLarge: boolean }> {
+  if (response.body === null) return { text: '', tooLarge: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
   let text = '';
+  let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text;
-    text += value;
-    if (text.length > MAX_ANSWER_CHARACTERS) {
-      await reader.cancel();
-      return text.slice(0, MAX_ANSWER_CHARACTERS);
+    if (done) return { text: text + decoder.decode(), tooLarge: false };
+    const room = MAX_CAPTURED_BYTES - size;
+    size += value.byteLength;
+    text += decoder.decode(value.subarray(0, room), { stream: true });
+    if (size > MAX_CAPTURED_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return { text: text + decoder.decode(), tooLarge: true };
     }
   }
 }
@@ -294,6 +310,6 @@ function describeError(error: unknown, signal: AbortSignal): string {
 export function describeAnswer(answer: Answer): string {
   if (answer.status === 0) return `no answer: ${answer.error ?? 'unknown error'}`;
   const type = answer.headers.get('content-type');
-  const body = excerpt(answer.shown, 300, []);
+  const body = `${excerpt(answer.shown, 300, [])}${answer.tooLarge ? ` (${TOO_LARGE})` : ''}`;
   return `${answer.status}${type ? ` (${type})` : ''}${body === '' ? ', no body' : ` ${body}`}`;
 }

@@ -5,7 +5,13 @@
  * and a refusal before the start answered as JSON.
  */
 import { captureEventStream, typeOf, type CapturedStream } from './capture-event-stream.js';
-import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import {
+  describeAnswer,
+  MAX_CAPTURED_BYTES,
+  TOO_LARGE,
+  type Answer,
+  type CheckRun,
+} from './check-run.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
 import {
   failedEventSchema,
@@ -108,9 +114,15 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
   const captured = await captureEventStream(response.body, {
     closeWithinMs: run.options.closeWithinMs,
     maxDurationMs: run.options.taskTimeoutMs,
+    maxBytes: MAX_CAPTURED_BYTES,
     ...(run.options.signal ? { signal: run.options.signal } : {}),
   });
   checkFraming(run, captured, exchange);
+  if (captured.end === 'too-large') {
+    const why = 'needs a stream of at most 1 MiB (see stream.framing)';
+    run.skip('stream.final-event', why);
+    run.skip('stream.event-ids', why);
+  }
   checkFinalEvent(run, captured, exchange);
   for (const message of captured.messages) {
     if (typeOf(message) !== 'task.completed') continue;
@@ -167,6 +179,10 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
       observed,
       exchange,
     });
+  if (captured.end === 'too-large') {
+    fail(`the stream was ${TOO_LARGE}${openLineNote(captured)}`);
+    return;
+  }
   if (captured.messages.length === 0) {
     fail(`no message at all (the body ${captured.end === 'closed' ? 'closed' : 'was given up'})`);
     return;
@@ -196,6 +212,13 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
   if (captured.unterminated)
     return fail('the body ended inside a message (no blank line after it)');
   run.pass('stream.framing', `${captured.messages.length} messages`);
+}
+
+/** A note on a line that was still open when the reading stopped, when it was a long one. */
+function openLineNote(captured: CapturedStream): string {
+  return captured.openLine >= 64 * 1024
+    ? ` (its last ${Math.round(captured.openLine / 1024)} KiB are one line that never ended)`
+    : '';
 }
 
 function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
@@ -323,8 +346,17 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
   const captured = await captureEventStream(response.body, {
     closeWithinMs: run.options.closeWithinMs,
     maxDurationMs: 3 * limit,
+    maxBytes: MAX_CAPTURED_BYTES,
     ...(run.options.signal ? { signal: run.options.signal } : {}),
   });
+  if (captured.end === 'too-large') {
+    run.fail('stream.keep-alive', {
+      expected: `a stream of ${silent.task}, comment lines in its silences`,
+      observed: `the stream was ${TOO_LARGE}${openLineNote(captured)}`,
+      exchange,
+    });
+    return;
+  }
   const times = [captured.openedAt, ...captured.chunkTimes];
   if (captured.end === 'time-limit' || captured.end === 'closed') times.push(captured.endedAt);
   let longest = 0;

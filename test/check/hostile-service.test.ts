@@ -48,6 +48,9 @@ function hostile(send: Send): Send {
   };
 }
 
+/** 1 MiB, the most of one answer or one stream the checks read. */
+const MIB = 1024 * 1024;
+
 describe('checkService against a hostile service', () => {
   it('shows the control characters a service sent escaped, never raw, in every output', async () => {
     const service = checkedService();
@@ -101,5 +104,60 @@ describe('checkService against a hostile service', () => {
     const text = `${JSON.stringify(report)}\n${formatCheckReport(report)}\n${toJUnitXml(report)}`;
     expect(text).not.toContain(USER_TOKEN.slice(0, 8));
     for (const token of TOKENS) expect(text).not.toContain(token);
+  });
+
+  it('reads at most 1 MiB of an answer, and fails the check that needed it', async () => {
+    const service = checkedService();
+    const huge: Send = async (request) => {
+      const response = await service.fetch(request);
+      if (request.method !== 'GET' || !new URL(request.url).pathname.endsWith('/result'))
+        return response;
+      if (response.status !== 200) return response;
+      const body = (await response.json()) as { response: Record<string, unknown> };
+      // A valid record, 2 MiB long.
+      const padded = { ...body, response: { ...body.response, padding: 'x'.repeat(2 * MIB) } };
+      return new Response(JSON.stringify(padded), { status: 200, headers: response.headers });
+    };
+    const report = await checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: huge });
+    const record = report.results.find((result) => result.id === 'result.record')!;
+    expect(record.outcome).toBe('fail');
+    expect(record.observed).toMatch(/larger than 1 MiB/);
+  });
+
+  it('stops reading a stream at 1 MiB: an endless line fails stream.framing and grows no memory', async () => {
+    const service = checkedService();
+    let pulled = 0;
+    const endless: Send = async (request) => {
+      const response = await service.fetch(request);
+      if (!new URL(request.url).pathname.endsWith('/stream') || response.status !== 200)
+        return response;
+      await response.body?.cancel();
+      const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+      // One line with no end: 8 MiB are offered, then the body stays open.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('data: '));
+        },
+        pull(controller) {
+          if (pulled >= 8 * MIB) return new Promise(() => undefined);
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+          return undefined;
+        },
+      });
+      return new Response(body, { status: 200, headers: response.headers });
+    };
+    const report = await checkService({
+      ...FAST,
+      taskTimeoutMs: 3000,
+      baseUrl: 'http://taskwire.test',
+      fetch: endless,
+    });
+    const framing = report.results.find((result) => result.id === 'stream.framing')!;
+    expect(framing.outcome).toBe('fail');
+    expect(framing.observed).toMatch(/larger than 1 MiB/);
+    expect(framing.observed).toMatch(/KiB are one line that never ended/);
+    // Read up to the cap (a queued chunk or two ahead of it), not the 8 MiB offered.
+    expect(pulled).toBeLessThanOrEqual(MIB + 4 * 64 * 1024);
   });
 });
