@@ -25,6 +25,8 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   keepAliveMs: number;
   closeWithinMs: number;
+  runTimeoutMs: number;
+  /** Aborted when the caller aborts the run or its deadline passes. */
   signal: AbortSignal | undefined;
   onProgress: ((progress: CheckProgress) => void) | undefined;
 }
@@ -118,9 +120,21 @@ export class CheckRun {
    * aborted before it) is skipped, so a report always lists every check.
    */
   results(): CheckResult[] {
-    for (const check of CHECKS)
-      if (!this.#results.has(check.id)) this.skip(check.id, 'not reached: the run was aborted');
-    return CHECKS.map((check) => this.#results.get(check.id)!);
+    return CHECKS.map(
+      (check) =>
+        this.#results.get(check.id) ?? {
+          id: check.id,
+          title: check.title,
+          rule: check.rule,
+          outcome: 'skipped',
+          why: 'not reached: the run was aborted',
+        },
+    );
+  }
+
+  /** The checks that have ended so far, in the order they ended. */
+  ended(): CheckId[] {
+    return [...this.#results.keys()];
   }
 
   pass(id: CheckId, note?: string): void {
@@ -147,7 +161,8 @@ export class CheckRun {
   }
 
   #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule'>): void {
-    if (this.#results.has(id)) return;
+    // Once the run is aborted, the requests cut short would only report the abort.
+    if (this.#results.has(id) || this.options.signal?.aborted) return;
     const check = CHECKS.find((candidate) => candidate.id === id)!;
     const result = shownResult(
       { id, title: check.title, rule: check.rule, ...outcome },

@@ -5,6 +5,7 @@
 import { TaskwireError } from '../client/errors.js';
 import { TASK_NAME_PATTERN } from '../protocol/names.js';
 import type { JsonObject } from '../protocol/records.js';
+import { CHECKS } from './check-catalogue.js';
 import { CheckRun, describeAnswer, type Answer, type ResolvedOptions } from './check-run.js';
 import type { CheckReport, CheckServiceOptions } from './check-types.js';
 import { checkExposedHeaders, checkPreflights } from './cors-checks.js';
@@ -22,6 +23,9 @@ export const DEFAULT_CHECK_PARAMS: Readonly<JsonObject> = Object.freeze({
   frames: 6,
   frameMs: 150,
 });
+
+/** The deadline of a whole run: two minutes, enough for a task of a few seconds and its keep-alive check. */
+const DEFAULT_RUN_TIMEOUT_MS = 120_000;
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -84,6 +88,7 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
     requestTimeoutMs: positive(options.requestTimeoutMs, 30_000, 'requestTimeoutMs'),
     keepAliveMs: positive(options.keepAliveMs, 15_000, 'keepAliveMs'),
     closeWithinMs: positive(options.closeWithinMs, 5000, 'closeWithinMs'),
+    runTimeoutMs: positive(options.runTimeoutMs, DEFAULT_RUN_TIMEOUT_MS, 'runTimeoutMs'),
     signal: options.signal,
     onProgress: options.onProgress,
   };
@@ -94,12 +99,14 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
  * checks can run at all (the service answers, knows the tokens, the task and its params), and its
  * answer is the one `options.answer` checks.
  */
-async function probe(run: CheckRun): Promise<Answer> {
+async function probe(run: CheckRun, stopIfAborted: () => void): Promise<Answer> {
   const answer = await run.send({
     method: 'POST',
     path: run.taskPath('options'),
     body: { params: run.options.params },
   });
+  // A probe cut by the deadline says nothing about the service being reachable.
+  stopIfAborted();
   const where = `${run.options.baseUrl}${run.taskPath('options')}`;
   const couldNot = (code: 'network' | 'http', message: string) =>
     new TaskwireError(code, escapeControl(redact(message, run.secrets)), {
@@ -130,6 +137,20 @@ async function probe(run: CheckRun): Promise<Answer> {
   return answer;
 }
 
+/** The error of a run past its deadline: how long that was, and how far the run got. */
+function pastDeadline(run: CheckRun): TaskwireError {
+  const ended = run.ended();
+  const seconds = Number((run.options.runTimeoutMs / 1000).toFixed(3));
+  const progress =
+    ended.length === 0
+      ? 'no check had ended'
+      : `${ended.length} of ${CHECKS.length} checks had ended; the last was ${ended.at(-1)!}`;
+  return new TaskwireError(
+    'timeout',
+    `The check run did not end within its deadline of ${seconds} s (runTimeoutMs, --run-timeout): ${progress}. A service that stops answering is cut off there; a task that runs longer needs a longer deadline.`,
+  );
+}
+
 /**
  * Runs every check of docs/checking-your-service.md against the service at `options.baseUrl` and
  * resolves to their results. It starts few tasks (three, four with a keep-alive task, never more
@@ -140,22 +161,36 @@ async function probe(run: CheckRun): Promise<Answer> {
  * token, a bad task name).
  * @throws TaskwireError when the service cannot be checked: unreachable (`network`), or refusing
  * the tokens, the task or its params (`http`, with its status and reason); `aborted` when
- * `options.signal` aborts the run.
+ * `options.signal` aborts the run; `timeout` when the run passes `options.runTimeoutMs`.
  */
 export async function checkService(options: CheckServiceOptions): Promise<CheckReport> {
   const resolved = resolveOptions(options);
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), resolved.runTimeoutMs);
+  const caller = resolved.signal;
+  resolved.signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
+  try {
+    return await runChecks(resolved, options.fetch, caller);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runChecks(
+  resolved: ResolvedOptions,
+  fetch: CheckServiceOptions['fetch'],
+  caller: AbortSignal | undefined,
+): Promise<CheckReport> {
+  const send = fetch ?? ((request: Request) => globalThis.fetch(request));
   const run = new CheckRun(resolved, send);
   const startedAt = performance.now();
   // An aborted run stops between groups: its verdicts would only report the abort.
   const stopIfAborted = () => {
-    if (resolved.signal?.aborted)
-      throw new TaskwireError('aborted', 'The check run was aborted.', {
-        cause: resolved.signal.reason,
-      });
+    if (caller?.aborted)
+      throw new TaskwireError('aborted', 'The check run was aborted.', { cause: caller.reason });
+    if (resolved.signal?.aborted) throw pastDeadline(run);
   };
-  const optionsAnswer = await probe(run);
-  stopIfAborted();
+  const optionsAnswer = await probe(run, stopIfAborted);
 
   const usages: SeenUsage[] = [];
   const refusals: Answer[] = [];

@@ -112,6 +112,11 @@ export interface CheckServiceOptions {
   onProgress?: (progress: CheckProgress) => void;
   /** Aborts the run. */
   signal?: AbortSignal;
+  /**
+   * The deadline of the whole run, in milliseconds: past it every request is aborted and the run
+   * rejects with a `timeout` `TaskwireError`, however the service stalls. Defaults to `120000`.
+   */
+  runTimeoutMs?: number;
   /** Milliseconds between two Get Result reads of a running task. Defaults to `1000`, the hooks' floor. */
   pollIntervalMs?: number;
   /** How long a started task may take to end, in milliseconds. Defaults to `60000`. */

@@ -35,6 +35,8 @@ on (docs/protocol.md), and prints one line per check.
   --keep-alive-params <json> Its params. Defaults to {}.
   --origin <origin>         The app's origin, sent as Origin for the CORS checks (skipped when it
                             is the service's own origin). Defaults to http://localhost:5173.
+  --run-timeout <seconds>   The deadline of the whole run: past it the run stops and exits 2,
+                            however the service stalls. Defaults to 120.
   --json                    Print the report as JSON instead of the table.
   --junit <file>            Also write the report as JUnit XML (one test case per check).
   --help                    Print this text.
@@ -54,6 +56,7 @@ interface CliOptions {
   keepAliveTask: string | undefined;
   keepAliveParams: JsonObject | undefined;
   origin: string | undefined;
+  runTimeoutMs: number | undefined;
   json: boolean;
   junit: string | undefined;
 }
@@ -71,6 +74,14 @@ function jsonObject(text: string | undefined, flag: string): JsonObject | undefi
   return value as JsonObject;
 }
 
+function seconds(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0)
+    throw new TypeError(`${flag} must be a number of seconds greater than 0, such as 120.`);
+  return value * 1000;
+}
+
 function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -85,6 +96,7 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
       'keep-alive-task': { type: 'string' },
       'keep-alive-params': { type: 'string' },
       origin: { type: 'string' },
+      'run-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
       junit: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -108,6 +120,7 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
     keepAliveTask: values['keep-alive-task'],
     keepAliveParams: jsonObject(values['keep-alive-params'], '--keep-alive-params'),
     origin: values.origin,
+    runTimeoutMs: seconds(values['run-timeout'], '--run-timeout'),
     json: values.json,
     junit: values.junit,
   };
@@ -150,6 +163,7 @@ async function main(): Promise<number> {
             },
           }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
+      ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
       ...(showProgress
         ? { onProgress: (progress) => process.stdout.write(progressLine(progress)) }
         : {}),

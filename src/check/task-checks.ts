@@ -93,7 +93,7 @@ export async function checkSubmittedTask(
   let id: string | undefined;
   let submitError: unknown;
   try {
-    id = (await client.submit(task, params, { idempotencyKey: key })).id;
+    id = (await client.submit(task, params, { idempotencyKey: key, ...signalOf(run) })).id;
   } catch (error) {
     submitError = error;
   }
@@ -131,7 +131,7 @@ export async function checkSubmittedTask(
 
   // Idempotency --------------------------------------------------------------------------------
   try {
-    const again = await client.submit(task, params, { idempotencyKey: key });
+    const again = await client.submit(task, params, { idempotencyKey: key, ...signalOf(run) });
     const exchange = run.recorder.latest('POST', '/submit')!;
     run.verdict(
       'idempotency.same-key',
@@ -154,6 +154,7 @@ export async function checkSubmittedTask(
     const other = await client.submit(task, params, {
       idempotencyKey: key,
       notification: { enabled: false, data: { title: 'taskwire-check: another body' } },
+      ...signalOf(run),
     });
     run.fail('idempotency.other-body', {
       expected: '422 IDEMPOTENCY_KEY_REUSED',
@@ -387,6 +388,11 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
             exchange: theirs.exchange,
           },
   );
+}
+
+/** The run's signal as the client's options take it, so an aborted run aborts its Submits. */
+function signalOf(run: CheckRun): { signal?: AbortSignal } {
+  return run.options.signal ? { signal: run.options.signal } : {};
 }
 
 function exchangeOf(exchange: Exchange | undefined): { exchange?: Exchange } {

@@ -4,6 +4,7 @@
  * cannot start (exit 2); its table, `--json` and `--junit` never hold a token's value, and parse.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -209,5 +210,35 @@ describe('taskwire-check', () => {
       unreachable.stderr,
       refused.stderr,
     );
+  }, 60_000);
+
+  it('exits 2 when the run passes its deadline (--run-timeout), against a service that never answers', async () => {
+    // Takes every request and answers none.
+    const server = createServer(() => undefined);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    onTestFinished(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const { port } = server.address() as { port: number };
+    const startedAt = performance.now();
+    const { code, stderr } = await runCli([
+      `http://127.0.0.1:${port}`,
+      ...tokenFlags,
+      '--run-timeout',
+      '0.5',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /could not run: The check run did not end within its deadline of 0\.5 s/,
+    );
+    // The process itself ends soon after the deadline, not after a request's 30 s.
+    expect(performance.now() - startedAt).toBeLessThan(15_000);
+
+    const bad = await runCli([`http://127.0.0.1:${port}`, ...tokenFlags, '--run-timeout', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--run-timeout must be a number of seconds');
+    expectNoToken(stderr, bad.stderr);
   }, 60_000);
 });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkService, formatCheckReport, toJUnitXml } from '../../src/check/index.js';
+import { TaskwireError } from '../../src/client/index.js';
 import { checkedService, FAST, TOKENS, USER_TOKEN } from './check-fixtures.js';
 
 /** What a terminal would act on: C0 controls, DEL, C1 controls. */
@@ -159,5 +160,53 @@ describe('checkService against a hostile service', () => {
     expect(framing.observed).toMatch(/KiB are one line that never ended/);
     // Read up to the cap (a queued chunk or two ahead of it), not the 8 MiB offered.
     expect(pulled).toBeLessThanOrEqual(MIB + 4 * 64 * 1024);
+  });
+
+  it('ends a run that passes its deadline, whatever the service does not answer', async () => {
+    // Never answers: the request only ends when the checker aborts it.
+    const silent: Send = (request) =>
+      new Promise((_, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
+      });
+    const startedAt = performance.now();
+    const run = checkService({
+      ...FAST,
+      requestTimeoutMs: 60_000,
+      runTimeoutMs: 300,
+      baseUrl: 'http://taskwire.test',
+      fetch: silent,
+    });
+    await expect(run).rejects.toSatisfy(
+      (error) => TaskwireError.isInstance(error) && error.code === 'timeout',
+    );
+    await expect(run).rejects.toThrow(
+      /did not end within its deadline of 0\.3 s \(runTimeoutMs, --run-timeout\)/,
+    );
+    expect(performance.now() - startedAt).toBeLessThan(5000);
+  });
+
+  it('ends a run whose service answers the first requests and then hangs, saying how far it got', async () => {
+    const service = checkedService();
+    const hangsStreams: Send = (request) =>
+      new URL(request.url).pathname.endsWith('/stream') && request.method === 'POST'
+        ? new Promise((_, reject) => {
+            request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
+          })
+        : service.fetch(request);
+    const run = checkService({
+      ...FAST,
+      requestTimeoutMs: 60_000,
+      runTimeoutMs: 1500,
+      baseUrl: 'http://taskwire.test',
+      fetch: hangsStreams,
+    });
+    await expect(run).rejects.toMatchObject({ code: 'timeout' });
+    await expect(run).rejects.toThrow(/\d+ of \d+ checks had ended; the last was [a-z-]+\.[a-z-]+/);
+  });
+
+  it('refuses a deadline that is not a positive number', async () => {
+    await expect(
+      checkService({ ...FAST, runTimeoutMs: 0, baseUrl: 'http://taskwire.test' }),
+    ).rejects.toThrow(/runTimeoutMs/);
   });
 });
