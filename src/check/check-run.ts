@@ -19,6 +19,8 @@ export interface ResolvedOptions {
   task: string;
   params: JsonObject;
   keepAliveTask: { task: string; params: JsonObject } | undefined;
+  /** The headers given, their names in lower case. */
+  headers: Array<[name: string, value: string]>;
   origin: string;
   pollIntervalMs: number;
   taskTimeoutMs: number;
@@ -93,8 +95,9 @@ export class CheckRun {
 
   constructor(options: ResolvedOptions, send: (request: Request) => Promise<Response>) {
     this.options = options;
-    this.recorder = new Recorder(send, options.origin);
+    this.recorder = new Recorder(send, options.origin, options.headers);
     this.secrets = [
+      ...options.headers.flatMap(([name, value]) => headerSecrets(name, value)),
       { value: options.userToken, variable: '$TASKWIRE_USER_TOKEN' },
       ...(options.clientToken === undefined
         ? []
@@ -267,6 +270,22 @@ export class CheckRun {
     const timeout = AbortSignal.timeout(ms);
     return this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
   }
+}
+
+/**
+ * The secrets of a header given: its value, and for a cookie each cookie's own value too, which a
+ * service may well echo alone.
+ */
+function headerSecrets(name: string, value: string): Secret[] {
+  const variable = `$TASKWIRE_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}` as const;
+  const cookies =
+    name === 'cookie'
+      ? value
+          .split(';')
+          .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+          .filter((cookie) => cookie.length >= 4)
+      : [];
+  return [value, ...cookies].map((secret) => ({ value: secret, variable }));
 }
 
 /**

@@ -34,6 +34,42 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/** Headers the checks set themselves, or leave out on purpose: none can be given. */
+const OWN_HEADERS = new Set([
+  'authorization',
+  'x-app-authorization',
+  'content-type',
+  'content-length',
+  'origin',
+  'host',
+  'idempotency-key',
+  'last-event-id',
+  'access-control-request-method',
+  'access-control-request-headers',
+]);
+
+/** A header name (RFC 9110's token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The headers given, checked, their names in lower case; no value is ever put in a message. */
+function resolveHeaders(headers: Record<string, string> | undefined): Array<[string, string]> {
+  return Object.entries(headers ?? {}).map(([given, value]) => {
+    const name = given.toLowerCase();
+    if (!HEADER_NAME.test(name))
+      throw new TypeError(`checkService: headers: '${escapeControl(given)}' is not a header name.`);
+    if (OWN_HEADERS.has(name))
+      throw new TypeError(
+        `checkService: headers: '${name}' is sent by the checks themselves (give userToken, clientToken or origin instead).`,
+      );
+    // eslint-disable-next-line no-control-regex
+    if (typeof value !== 'string' || value.trim() === '' || /[\u0000\r\n]/.test(value))
+      throw new TypeError(
+        `checkService: headers: the value of '${name}' cannot be sent (empty, or a line break in it).`,
+      );
+    return [name, value.trim()];
+  });
+}
+
 function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
   let base: URL;
   try {
@@ -82,6 +118,7 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
       task: options.keepAliveTask.task,
       params: options.keepAliveTask.params ?? {},
     },
+    headers: resolveHeaders(options.headers),
     origin: new URL(origin).origin,
     pollIntervalMs: positive(options.pollIntervalMs, 1000, 'pollIntervalMs'),
     taskTimeoutMs: positive(options.taskTimeoutMs, 60_000, 'taskTimeoutMs'),
@@ -121,7 +158,13 @@ async function probe(run: CheckRun, stopIfAborted: () => void): Promise<Answer> 
   if (answer.status === 401)
     throw couldNot(
       'http',
-      `The service refused the tokens given (${describeAnswer(answer)}); check the user and client tokens${run.options.clientToken === undefined ? ' (no client token was given)' : ''}.`,
+      `The service refused the tokens given (${describeAnswer(answer)}); check the user and client tokens${run.options.clientToken === undefined ? ' (no client token was given)' : ''}, or give the header it signs users in with (--header 'name: value').`,
+    );
+  // Refusals no check can get past: every request would get the same.
+  if (answer.status === 400 || answer.status === 403 || answer.status === 407)
+    throw couldNot(
+      'http',
+      `The service refused the first request, Options of '${run.options.task}' (${describeAnswer(answer)}), and would refuse every other request the same way, so the checks cannot run. If it needs a header taskwire-check does not send (platform, x-touchpoint, a proxy's cookie), give it with --header 'name: value' (checkService's headers)${answer.status === 400 ? '' : '; if the tokens given may not use this task, name one they may use (--task)'}.`,
     );
   const reason = reasonOf(answer);
   if (answer.status === 404 && reason === 'TASK_NOT_FOUND')

@@ -106,6 +106,15 @@ export interface CheckServiceOptions {
    * Defaults to `http://localhost:5173`.
    */
   origin?: string;
+  /**
+   * Headers sent on every request but the CORS preflights (a browser sends those without them), such
+   * as `platform` and `x-touchpoint` for a service that requires them, or the cookie of a proxy that
+   * signs users in by cookie. Their values are hidden in every output like the tokens, as
+   * `$TASKWIRE_HEADER_<NAME>` (`$TASKWIRE_HEADER_X_TOUCHPOINT`). The headers the checks set
+   * themselves (the tokens, `content-type`, `origin`, `idempotency-key`) cannot be given here.
+   * Defaults to none.
+   */
+  headers?: Record<string, string>;
   /** The `fetch` to send requests with: the global one by default, or a service's in-process `fetch`. */
   fetch?: (request: Request) => Promise<Response>;
   /** Called as each check ends, for a progress display. */

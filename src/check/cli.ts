@@ -35,6 +35,9 @@ on (docs/protocol.md), and prints one line per check.
   --keep-alive-params <json> Its params. Defaults to {}.
   --origin <origin>         The app's origin, sent as Origin for the CORS checks (skipped when it
                             is the service's own origin). Defaults to http://localhost:5173.
+  --header 'name: value'    A header to send on every request (repeat it for more): platform,
+                            x-touchpoint, or the cookie of a proxy that signs users in by cookie.
+                            Its value is hidden in every output, as $TASKWIRE_HEADER_<NAME>.
   --run-timeout <seconds>   The deadline of the whole run: past it the run stops and exits 2,
                             however the service stalls. Defaults to 120.
   --json                    Print the report as JSON instead of the table.
@@ -56,6 +59,7 @@ interface CliOptions {
   keepAliveTask: string | undefined;
   keepAliveParams: JsonObject | undefined;
   origin: string | undefined;
+  headers: Record<string, string>;
   runTimeoutMs: number | undefined;
   json: boolean;
   junit: string | undefined;
@@ -72,6 +76,20 @@ function jsonObject(text: string | undefined, flag: string): JsonObject | undefi
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new TypeError(`${flag} must be a JSON object, such as '{"message":"hi"}'.`);
   return value as JsonObject;
+}
+
+/** The `--header 'name: value'` flags as headers; a name given twice is refused. */
+function headersOf(flags: readonly string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const flag of flags ?? []) {
+    const colon = flag.indexOf(':');
+    const name = flag.slice(0, colon).trim().toLowerCase();
+    if (colon < 1 || name === '')
+      throw new TypeError("--header must be 'name: value', such as --header 'platform: website'.");
+    if (name in headers) throw new TypeError(`--header '${name}' is given twice; give it once.`);
+    headers[name] = flag.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 function seconds(text: string | undefined, flag: string): number | undefined {
@@ -96,6 +114,7 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
       'keep-alive-task': { type: 'string' },
       'keep-alive-params': { type: 'string' },
       origin: { type: 'string' },
+      header: { type: 'string', multiple: true },
       'run-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
       junit: { type: 'string' },
@@ -120,6 +139,7 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
     keepAliveTask: values['keep-alive-task'],
     keepAliveParams: jsonObject(values['keep-alive-params'], '--keep-alive-params'),
     origin: values.origin,
+    headers: headersOf(values.header),
     runTimeoutMs: seconds(values['run-timeout'], '--run-timeout'),
     json: values.json,
     junit: values.junit,
@@ -163,6 +183,7 @@ async function main(): Promise<number> {
             },
           }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
+      headers: options.headers,
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
       ...(showProgress
         ? { onProgress: (progress) => process.stdout.write(progressLine(progress)) }

@@ -32,7 +32,10 @@ export async function checkPreflights(run: CheckRun): Promise<void> {
     return;
   }
   const origin = run.options.origin;
-  const post = ['authorization', 'x-app-authorization', 'content-type'];
+  // The headers given go on each request; a browser names them in the preflight, but the cookie,
+  // which it adds by itself.
+  const given = run.options.headers.map(([name]) => name).filter((name) => name !== 'cookie');
+  const post = ['authorization', 'x-app-authorization', 'content-type', ...given];
   const endpoints = [
     { method: 'POST', path: run.taskPath('submit'), headers: [...post, 'idempotency-key'] },
     { method: 'POST', path: run.taskPath('stream'), headers: post },
@@ -41,7 +44,7 @@ export async function checkPreflights(run: CheckRun): Promise<void> {
     {
       method: 'GET',
       path: run.taskPath(`${encodeURIComponent(madeUpId())}/result`),
-      headers: ['authorization', 'x-app-authorization'],
+      headers: ['authorization', 'x-app-authorization', ...given],
     },
   ];
   for (const endpoint of endpoints) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS, checkService } from '../../src/check/index.js';
 import { checkedService, FAST, TOKENS, WITH_KEEP_ALIVE } from './check-fixtures.js';
-import { brokenServices } from './broken-services.js';
+import { brokenServices, toleratedServices } from './broken-services.js';
 
 describe('checkService against broken services', () => {
   it('has a broken service for every check', () => {
@@ -49,5 +49,20 @@ describe('checkService against broken services', () => {
     expect(others).toEqual(expected);
     const text = JSON.stringify(report);
     for (const token of TOKENS) expect(text).not.toContain(token);
+  });
+});
+
+describe('checkService against services the interface document allows', () => {
+  it.each(toleratedServices)('fails no check of $name', async (tolerated) => {
+    const service = checkedService();
+    const report = await checkService({
+      ...FAST,
+      ...tolerated.options,
+      baseUrl: 'http://taskwire.test',
+      fetch: tolerated.wrap((request) => service.fetch(request)),
+    });
+    const failed = report.results.filter((result) => result.outcome === 'fail');
+    expect(failed).toEqual([]);
+    expect(report.failed).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * the mistake a team's own service or gateway could make, with the check that must catch it and
  * words the failure must hold.
  */
-import type { CheckId } from '../../src/check/index.js';
+import type { CheckId, CheckServiceOptions } from '../../src/check/index.js';
 import { CLIENT_TOKEN, OTHER_USER_TOKEN, USER_TOKEN } from './check-fixtures.js';
 
 type Send = (request: Request) => Promise<Response>;
@@ -512,3 +512,41 @@ export const brokenServices: BrokenService[] = [
     },
   },
 ];
+
+/**
+ * A service that breaks no rule the client relies on, in a way the interface document allows: the
+ * checks must not fail it (warnings for taskwire's own contract aside), given `options`.
+ */
+export interface ToleratedService {
+  name: string;
+  wrap: (send: Send) => Send;
+  /** What the run needs to be given, such as the headers the service requires. */
+  options?: Partial<CheckServiceOptions>;
+}
+
+/** The values of the headers the service below requires, as a team's app would send them. */
+export const REQUIRED_HEADERS = { platform: 'website', 'x-touchpoint': 'checkout-7f3k' };
+
+/**
+ * A service that requires `platform` and `x-touchpoint` (the interface document leaves open whether
+ * they are): 400 INVALID_HEADER without them, after the tokens are checked, as in docs/protocol.md's
+ * order. A CORS preflight carries no header but those it names, so it needs none.
+ */
+export const requiresHeaders = {
+  name: 'a service that requires platform and x-touchpoint',
+  options: { headers: REQUIRED_HEADERS },
+  wrap: (send) => async (request) => {
+    const missing = Object.keys(REQUIRED_HEADERS).filter((name) => !request.headers.has(name));
+    const signedIn =
+      KNOWN_USER_TOKENS.some(
+        (token) => request.headers.get('authorization') === `Bearer ${token}`,
+      ) && request.headers.get('x-app-authorization') === `Bearer ${CLIENT_TOKEN}`;
+    if (request.method === 'OPTIONS' || missing.length === 0 || !signedIn) return send(request);
+    return new Response(errorBody(400, 'INVALID_HEADER', `The header ${missing[0]} is required.`), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
+  },
+} satisfies ToleratedService;
+
+export const toleratedServices: ToleratedService[] = [requiresHeaders];

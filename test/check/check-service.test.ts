@@ -18,6 +18,7 @@ import {
   WITH_KEEP_ALIVE,
 } from './check-fixtures.js';
 import { elementsNamed, parseXml } from './parse-xml.js';
+import { brokenServices, REQUIRED_HEADERS, requiresHeaders } from './broken-services.js';
 
 const protocol = readFileSync(path.resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
 const guide = readFileSync(
@@ -214,6 +215,106 @@ describe('checkService', () => {
       status: 422,
       reason: 'INVALID_PARAMS',
     });
+  });
+
+  it('stops, saying why and what to give, when the first request is refused for a reason it cannot fix', async () => {
+    const service = checkedService();
+    const sent: Request[] = [];
+    const send = requiresHeaders.wrap((request) => {
+      sent.push(request);
+      return service.fetch(request);
+    });
+    const run = checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: send });
+    await expect(run).rejects.toMatchObject({
+      code: 'http',
+      status: 400,
+      reason: 'INVALID_HEADER',
+    });
+    await expect(run).rejects.toThrow(
+      /refused the first request, Options .*400.*The header platform is required.*--header 'name: value'/,
+    );
+    // The refused Options was the last request: nothing reached the service, no task started.
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([]);
+
+    const forbidden = checkService({
+      ...FAST,
+      baseUrl: 'http://taskwire.test',
+      fetch: async (request) =>
+        new URL(request.url).pathname.endsWith('/options')
+          ? new Response(
+              JSON.stringify({
+                status: 'error',
+                statusCode: 403,
+                reason: 'FORBIDDEN',
+                message: 'No.',
+              }),
+              { status: 403, headers: { 'content-type': 'application/json' } },
+            )
+          : service.fetch(request),
+    });
+    await expect(forbidden).rejects.toMatchObject({ code: 'http', status: 403 });
+    await expect(forbidden).rejects.toThrow(/refused the first request/);
+  });
+
+  it('sends the headers given on every request but the preflights, and hides their values', async () => {
+    const service = checkedService();
+    const sent: Request[] = [];
+    const broken = brokenServices.find((candidate) => candidate.check === 'result.retry-after')!;
+    const send = broken.wrap(
+      requiresHeaders.wrap((request) => {
+        sent.push(request.clone());
+        return service.fetch(request);
+      }),
+    );
+    const report = await checkService({
+      ...FAST,
+      headers: { ...REQUIRED_HEADERS, Cookie: 'session=s3cr3t-cookie-value; theme=dark' },
+      baseUrl: 'http://taskwire.test',
+      fetch: send,
+    });
+
+    expect(report.results.filter((result) => result.outcome === 'fail').map((r) => r.id)).toEqual([
+      'result.retry-after',
+    ]);
+    for (const request of sent) {
+      const preflight = request.method === 'OPTIONS';
+      expect(request.headers.get('x-touchpoint')).toBe(preflight ? null : 'checkout-7f3k');
+      expect(request.headers.get('cookie')).toBe(
+        preflight ? null : 'session=s3cr3t-cookie-value; theme=dark',
+      );
+      // A preflight names the headers the request will carry, but the cookie a browser adds itself.
+      if (preflight)
+        expect(request.headers.get('access-control-request-headers')).toMatch(
+          /platform,x-touchpoint/,
+        );
+      expect(request.headers.get('access-control-request-headers') ?? '').not.toContain('cookie');
+    }
+    const curl = report.results.find((result) => result.id === 'result.retry-after')!.curl!;
+    expect(curl).toContain(`-H "x-touchpoint: $TASKWIRE_HEADER_X_TOUCHPOINT"`);
+    expect(curl).toContain(`-H "cookie: $TASKWIRE_HEADER_COOKIE"`);
+    const text = JSON.stringify(report);
+    for (const value of ['checkout-7f3k', 's3cr3t-cookie-value', ...TOKENS])
+      expect(text).not.toContain(value);
+  });
+
+  it('refuses headers it sets itself, or that cannot be sent', async () => {
+    const base = {
+      ...FAST,
+      baseUrl: 'http://taskwire.test',
+      fetch: () => Promise.reject(new Error()),
+    };
+    await expect(checkService({ ...base, headers: { Authorization: 'Bearer x' } })).rejects.toThrow(
+      /'authorization' is sent by the checks themselves/,
+    );
+    await expect(checkService({ ...base, headers: { 'bad name': 'x' } })).rejects.toThrow(
+      /not a header name/,
+    );
+    await expect(checkService({ ...base, headers: { platform: 'a\nb' } })).rejects.toThrow(
+      /cannot be sent/,
+    );
+    await expect(checkService({ ...base, headers: { platform: '' } })).rejects.toThrow(
+      /cannot be sent/,
+    );
   });
 
   it('stops when its signal aborts, with an aborted error', async () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CHECKS, type CheckReport } from '../../src/check/index.js';
 import { startReferenceServer } from '../../src/reference/node/index.js';
-import { brokenServices } from './broken-services.js';
+import { brokenServices, requiresHeaders } from './broken-services.js';
 import { elementsNamed, parseXml } from './parse-xml.js';
 import {
   checkedService,
@@ -240,5 +240,38 @@ describe('taskwire-check', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--run-timeout must be a number of seconds');
     expectNoToken(stderr, bad.stderr);
+  }, 60_000);
+
+  it('sends --header on every request, hidden in every output; without it a refusal exits 2 saying why', async () => {
+    const service = checkedService();
+    const server = await startReferenceServer({
+      service: {
+        fetch: requiresHeaders.wrap((request) => service.fetch(request)),
+        close: () => service.close(),
+      },
+    });
+    onTestFinished(() => server.close());
+
+    const refused = await runCli([server.url, ...tokenFlags]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/could not run: The service refused the first request, Options/);
+    expect(refused.stderr).toContain("give it with --header 'name: value'");
+    expect(refused.stdout).toBe('');
+
+    const folder = mkdtempSync(path.join(tmpdir(), 'taskwire-check-'));
+    const junitFile = path.join(folder, 'report.xml');
+    const headers = ['--header', 'platform: website', '--header', 'X-Touchpoint:checkout-7f3k'];
+    const passed = await runCli([server.url, ...tokenFlags, ...headers, '--junit', junitFile]);
+    expect(passed.stderr).toBe('');
+    expect(passed.code).toBe(0);
+    const json = await runCli([server.url, ...tokenFlags, ...headers, '--json']);
+    expect(json.code).toBe(0);
+    for (const output of [passed.stdout, json.stdout, readFileSync(junitFile, 'utf8')])
+      expect(output).not.toContain('checkout-7f3k');
+
+    const malformed = await runCli([server.url, ...tokenFlags, '--header', 'platform=website']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain("--header must be 'name: value'");
+    expectNoToken(refused.stderr, passed.stdout, json.stdout, malformed.stderr);
   }, 60_000);
 });
