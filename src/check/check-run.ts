@@ -9,6 +9,7 @@ import { CHECKS, type CheckId } from './check-catalogue.js';
 import type { CheckProgress, CheckResult } from './check-types.js';
 import { curlOf, Recorder, type Exchange } from './recorder.js';
 import { escapeControl, excerpt, redact, type Secret } from './shown-text.js';
+import { lookalikeId, madeUpId } from './unknown-ids.js';
 
 /** The options of a run, with every default applied. */
 export interface ResolvedOptions {
@@ -108,6 +109,17 @@ export class CheckRun {
     ];
   }
 
+  /** The id of the first task the run started, which tells the shape of the service's ids. */
+  knownId: string | undefined;
+
+  /**
+   * An id the service never gave out, of the shape of its own ids when one is known (so a service
+   * that checks its ids' format reads it as unknown, not malformed), else a made-up one.
+   */
+  unknownId(): string {
+    return this.knownId === undefined ? madeUpId() : lookalikeId(this.knownId);
+  }
+
   /** The full URL of `path` below the base URL. */
   url(path: string): string {
     return `${this.options.baseUrl}${path}`;
@@ -129,6 +141,7 @@ export class CheckRun {
           id: check.id,
           title: check.title,
           rule: check.rule,
+          level: check.level,
           outcome: 'skipped',
           why: 'not reached: the run was aborted',
         },
@@ -148,9 +161,10 @@ export class CheckRun {
     this.#record(id, { outcome: 'skipped', why });
   }
 
+  /** Records a broken rule: a failure, or a warning for a rule of taskwire's own contract. */
   fail(id: CheckId, failure: Failure): void {
     this.#record(id, {
-      outcome: 'fail',
+      outcome: checkOf(id).level === 'contract' ? 'warn' : 'fail',
       expected: failure.expected,
       observed: failure.observed,
       ...(failure.exchange ? { curl: curlOf(failure.exchange.request, this.secrets) } : {}),
@@ -163,14 +177,11 @@ export class CheckRun {
     else this.pass(id, note);
   }
 
-  #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule'>): void {
+  #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule' | 'level'>): void {
     // Once the run is aborted, the requests cut short would only report the abort.
     if (this.#results.has(id) || this.options.signal?.aborted) return;
-    const check = CHECKS.find((candidate) => candidate.id === id)!;
-    const result = shownResult(
-      { id, title: check.title, rule: check.rule, ...outcome },
-      this.secrets,
-    );
+    const { title, rule, level } = checkOf(id);
+    const result = shownResult({ id, title, rule, level, ...outcome }, this.secrets);
     this.#results.set(id, result);
     this.options.onProgress?.({ result, done: this.#results.size, total: CHECKS.length });
   }
@@ -270,6 +281,10 @@ export class CheckRun {
     const timeout = AbortSignal.timeout(ms);
     return this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
   }
+}
+
+function checkOf(id: CheckId): (typeof CHECKS)[number] {
+  return CHECKS.find((candidate) => candidate.id === id)!;
 }
 
 /**

@@ -241,10 +241,12 @@ async function runChecks(
   const keepAlive = checkKeepAlive(run);
   // Settled here too, so an abort below leaves no rejection unhandled.
   keepAlive.catch(() => undefined);
+  // The submitted task first: its id tells the shape of the service's ids, for the unknown ids
+  // the later checks ask for.
   for (const group of [
+    () => checkSubmittedTask(run, usages, refusals),
     () => checkRefusals(run, refusals),
     () => checkPreflights(run),
-    () => checkSubmittedTask(run, usages, refusals),
     () => checkStream(run, usages),
     () => checkStreamRefusal(run, refusals),
     () => checkExecute(run, usages),
@@ -268,6 +270,7 @@ async function runChecks(
     results,
     passed: count('pass'),
     failed: count('fail'),
+    warned: count('warn'),
     skipped: count('skipped'),
     tasksStarted: run.recorder.startedTasks.size,
     durationMs: Math.round(performance.now() - startedAt),

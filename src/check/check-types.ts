@@ -2,10 +2,14 @@
  * The outside of `checkService` (docs/checking-your-service.md): its options, and the report it resolves to.
  */
 import type { JsonObject } from '../protocol/records.js';
-import type { CheckId } from './check-catalogue.js';
+import type { CheckId, CheckLevel } from './check-catalogue.js';
 
-/** How a check ended: `pass`, `fail`, or `skipped` (it could not be run, and says why). */
-export type CheckOutcome = 'pass' | 'fail' | 'skipped';
+/**
+ * How a check ended: `pass`; `fail`, a rule the client relies on is broken; `warn`, a rule of
+ * taskwire's own contract is broken, which does not fail the run; or `skipped` (it could not be
+ * run, and says why).
+ */
+export type CheckOutcome = 'pass' | 'fail' | 'warn' | 'skipped';
 
 /** The outcome of one check. */
 export interface CheckResult {
@@ -15,15 +19,17 @@ export interface CheckResult {
   title: string;
   /** Where the rule is written: a link into the package's docs/protocol.md by heading. */
   rule: string;
+  /** Whether the client relies on the rule (`required`) or it is taskwire's own (`contract`). */
+  level: CheckLevel;
   /** Whether the service kept the rule. */
   outcome: CheckOutcome;
   /** Why a skipped check could not be run (what to give it so that it can). */
   why?: string;
   /** What a passed check saw, where that helps (`no Retry-After was sent`). */
   note?: string;
-  /** What the rule asks for, on a failure. */
+  /** What the rule asks for, on a failure or a warning. */
   expected?: string;
-  /** What came instead, on a failure. */
+  /** What came instead, on a failure or a warning. */
   observed?: string;
   /**
    * A `curl` command that sends the request that showed the failure, its tokens written as
@@ -44,8 +50,10 @@ export interface CheckReport {
   results: CheckResult[];
   /** How many passed. */
   passed: number;
-  /** How many failed. */
+  /** How many failed: rules the client relies on. */
   failed: number;
+  /** How many warned: rules of taskwire's own contract, which do not fail the run. */
+  warned: number;
   /** How many were skipped. */
   skipped: number;
   /** How many tasks the run started on the service (never more than 20). */

@@ -2,8 +2,8 @@
 /**
  * The `taskwire-check` command (docs/checking-your-service.md): runs `checkService` against a service and prints one
  * line per check, the details of each failure, and how many tasks it started; `--json` prints the
- * report as JSON instead, `--junit <file>` also writes it as JUnit XML. Exit code 0 when every check
- * passed (skipped ones aside), 1 when one failed, 2 when the checks could not run.
+ * report as JSON instead, `--junit <file>` also writes it as JUnit XML. Exit code 0 when no check
+ * failed (warnings and skipped ones aside), 1 when one failed, 2 when the checks could not run.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -44,7 +44,10 @@ on (docs/protocol.md), and prints one line per check.
   --junit <file>            Also write the report as JUnit XML (one test case per check).
   --help                    Print this text.
 
-Exit code: 0 when every check passed, 1 when one failed, 2 when the checks could not run.
+Each check says whether the client relies on its rule (FAIL when broken) or it is taskwire's own
+contract beyond the interface document (WARN when broken, which does not fail the run).
+Exit code: 0 when no check failed (warnings and skipped checks aside), 1 when one failed, 2 when
+the checks could not run or the run passed its deadline.
 Failures come with a curl command; it writes the tokens as $TASKWIRE_USER_TOKEN,
 $TASKWIRE_CLIENT_TOKEN and $TASKWIRE_OTHER_USER_TOKEN, so set those to run it.`;
 

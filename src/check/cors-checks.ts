@@ -5,7 +5,6 @@
  * cannot see the service's hint.
  */
 import { describeAnswer, type CheckRun } from './check-run.js';
-import { madeUpId } from './refusal-checks.js';
 
 /** The headers every answer must expose. */
 const EXPOSED = ['x-task-id', 'location', 'retry-after'];
@@ -43,7 +42,7 @@ export async function checkPreflights(run: CheckRun): Promise<void> {
     { method: 'POST', path: run.taskPath('options'), headers: post },
     {
       method: 'GET',
-      path: run.taskPath(`${encodeURIComponent(madeUpId())}/result`),
+      path: run.taskPath(`${encodeURIComponent(run.unknownId())}/result`),
       headers: ['authorization', 'x-app-authorization', ...given],
     },
   ];

@@ -19,7 +19,8 @@ import {
   reasonOf,
   shapeProblem,
 } from './answer-checks.js';
-import { madeUpId } from './refusal-checks.js';
+import { expectRefusals } from './refusal-checks.js';
+import { madeUpId } from './unknown-ids.js';
 import type { Exchange } from './recorder.js';
 
 /** A usage seen in an answer, for `usage.arithmetic`. */
@@ -100,12 +101,13 @@ export async function checkSubmittedTask(
   const submit = run.recorder.latest('POST', '/submit');
   if (id === undefined || submit === undefined) {
     run.fail('submit.answer', {
-      expected: '202 with { status: "success", response: { id, status: "ACCEPTED" } }',
+      expected: '2xx with { status: "success", response: { id, status: "ACCEPTED" } }',
       observed: `${submit?.status ?? 'no answer'}: ${errorText(submitError)}`,
       ...(submit ? { exchange: submit } : {}),
     });
     const why = 'needs the task Submit should have started (see submit.answer)';
     for (const check of [
+      'submit.status',
       'submit.location',
       'idempotency.same-key',
       'idempotency.other-body',
@@ -115,10 +117,14 @@ export async function checkSubmittedTask(
       'result.other-user',
     ] as const)
       run.skip(check, why);
+    await checkUnknownIds(run, refusals);
     return undefined;
   }
+  run.knownId = id;
+  run.pass('submit.answer');
+  // Any 2xx is what the client needs; 202 is taskwire's own contract.
   run.verdict(
-    'submit.answer',
+    'submit.status',
     submit.status === 202
       ? undefined
       : {
@@ -224,8 +230,42 @@ export async function checkSubmittedTask(
   else checkStates(run, readable);
   checkRetryAfter(run, answers);
 
+  await checkUnknownIds(run, refusals);
   await checkOtherUser(run, id, refusals);
   return id;
+}
+
+/**
+ * `result.unknown-id`: an id of the service's own shape that it never gave out is 404
+ * RESULT_NOT_FOUND; `result.malformed-id`: so is a made-up id of no service's shape, taskwire's own
+ * contract (ids are opaque), which a service that checks its ids' format may answer 400.
+ */
+async function checkUnknownIds(run: CheckRun, refusals: Answer[]): Promise<void> {
+  const get = (id: string) =>
+    [{ method: 'GET', path: run.taskPath(`${encodeURIComponent(id)}/result`) }] as const;
+  await expectRefusals(
+    run,
+    'result.unknown-id',
+    get(run.unknownId()),
+    404,
+    'RESULT_NOT_FOUND',
+    refusals,
+  );
+  if (run.knownId === undefined) {
+    run.skip(
+      'result.malformed-id',
+      'needs an id the service gave out, to tell its shape from another (see submit.answer)',
+    );
+    return;
+  }
+  await expectRefusals(
+    run,
+    'result.malformed-id',
+    get(madeUpId()),
+    404,
+    'RESULT_NOT_FOUND',
+    refusals,
+  );
 }
 
 function checkLocation(run: CheckRun, submit: Exchange, id: string): void {
@@ -346,7 +386,8 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
     run.skip('result.other-user', "needs a second user's token (--other-user-token)");
     return;
   }
-  const unknownId = madeUpId();
+  // Of the shape of the service's ids: a service that checks their format answers both alike.
+  const unknownId = run.unknownId();
   const theirs = await run.send({
     method: 'GET',
     path: run.taskPath(`${encodeURIComponent(id)}/result`),

@@ -119,9 +119,11 @@ describe('checkService', () => {
     expect(new Set(CHECKS.map((check) => check.id)).size).toBe(CHECKS.length);
   });
 
-  it('explains every check in the guide, under its id', () => {
-    const explained = [...guide.matchAll(/^- \*\*`([a-z-]+\.[a-z-]+)`\*\*:/gm)].map(([, id]) => id);
-    const ids = CHECKS.map((check) => check.id);
+  it("explains every check in the guide, under its id, marking those of taskwire's own contract", () => {
+    const explained = [...guide.matchAll(/^- \*\*`([a-z-]+\.[a-z-]+)`\*\*( \(contract\))?:/gm)].map(
+      ([, id, contract]) => `${id} ${contract ? 'contract' : 'required'}`,
+    );
+    const ids = CHECKS.map((check) => `${check.id} ${check.level}`);
     expect([...explained].sort()).toEqual([...ids].sort());
   });
 
@@ -375,6 +377,7 @@ describe('toJUnitXml', () => {
       ],
       passed: 1,
       failed: 1,
+      warned: 0,
       skipped: 1,
       tasksStarted: 0,
       durationMs: 12,

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CHECKS, type CheckReport } from '../../src/check/index.js';
 import { startReferenceServer } from '../../src/reference/node/index.js';
-import { brokenServices, requiresHeaders } from './broken-services.js';
+import { brokenServices, requiresHeaders, toleratedServices } from './broken-services.js';
 import { elementsNamed, parseXml } from './parse-xml.js';
 import {
   checkedService,
@@ -92,7 +92,7 @@ describe('taskwire-check', () => {
       /^PASS +stream\.keep-alive .*\(\d+ comment lines; longest silence [\d.]+ s\)$/m,
     );
     expect(stdout).toContain(
-      `29 checks: 29 passed, 0 failed, 0 skipped. Started 4 tasks (at most 20)`,
+      `${CHECKS.length} checks: ${CHECKS.length} passed, 0 failed, 0 warned, 0 skipped. Started 4 tasks (at most 20)`,
     );
     // Not a terminal: no progress line, no escape codes.
     expect(stdout).not.toContain('\r');
@@ -150,7 +150,11 @@ describe('taskwire-check', () => {
     const xml = readFileSync(junitFile, 'utf8');
     const suites = parseXml(xml);
     expect(suites.name).toBe('testsuites');
-    expect(suites.attributes).toMatchObject({ tests: '29', failures: '1', skipped: '1' });
+    expect(suites.attributes).toMatchObject({
+      tests: String(CHECKS.length),
+      failures: '1',
+      skipped: '1',
+    });
     const cases = elementsNamed(suites, 'testcase');
     expect(cases.map((element) => element.attributes.name?.split(':')[0])).toEqual(
       CHECKS.map((check) => check.id),
@@ -273,5 +277,43 @@ describe('taskwire-check', () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain("--header must be 'name: value'");
     expectNoToken(refused.stderr, passed.stdout, json.stdout, malformed.stderr);
+  }, 60_000);
+
+  it("exits 0 with WARN lines when only rules of taskwire's own contract are broken", async () => {
+    const service = checkedService();
+    const tolerated = toleratedServices.find(
+      (candidate) => candidate.warns?.[0] === 'submit.status',
+    )!;
+    const server = await startReferenceServer({
+      service: {
+        fetch: tolerated.wrap((request) => service.fetch(request)),
+        close: () => service.close(),
+      },
+    });
+    onTestFinished(() => server.close());
+    const folder = mkdtempSync(path.join(tmpdir(), 'taskwire-check-'));
+    const junitFile = path.join(folder, 'report.xml');
+    const { code, stdout, stderr } = await runCli([
+      server.url,
+      ...tokenFlags,
+      '--junit',
+      junitFile,
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^WARN +submit\.status +Submit answers 202 Accepted$/m);
+    expect(stdout).toMatch(
+      /^ +level: +taskwire's own contract, beyond the interface document: the client works without it$/m,
+    );
+    expect(stdout).toMatch(/^ +observed: 200$/m);
+    expect(stdout).toMatch(/ 0 failed, 1 warned/);
+    // JUnit has no warning: the case passes, and says why in its output.
+    const suites = parseXml(readFileSync(junitFile, 'utf8'));
+    expect(suites.attributes).toMatchObject({ failures: '0' });
+    const warned = elementsNamed(suites, 'testcase').find((element) =>
+      element.attributes.name?.startsWith('submit.status:'),
+    )!;
+    expect(elementsNamed(warned, 'failure')).toEqual([]);
+    expect(elementsNamed(warned, 'system-out')[0]!.text).toMatch(/^WARN: taskwire's own contract/);
   }, 60_000);
 });

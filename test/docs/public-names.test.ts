@@ -241,6 +241,7 @@ const publicNames: Record<string, string[]> = {
   'taskwire/check': [
     'CHECKS',
     'CheckId',
+    'CheckLevel',
     'CheckOutcome',
     'CheckProgress',
     'CheckReport',
