@@ -76,6 +76,7 @@ export const CHECKS = [
   check('options.answer', 'Options answers a quote, a preflight answer or {}', 'options'),
   check('options.runs-nothing', 'Options starts no task', 'options'),
   check('usage.arithmetic', 'Usage adds up: price × amount, total of what was charged', 'usage'),
+  check('usage.in-outcomes', 'task.completed and Execute carry the usage Get Result has', 'usage'),
   check('unknown.task', 'An unknown task: 404 TASK_NOT_FOUND', 'errors'),
   check('unknown.path', 'A path that is no endpoint: 404 NOT_FOUND', 'paths'),
 ] as const;

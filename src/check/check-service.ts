@@ -9,7 +9,13 @@ import { CHECKS } from './check-catalogue.js';
 import { CheckRun, describeAnswer, type Answer, type ResolvedOptions } from './check-run.js';
 import type { CheckReport, CheckServiceOptions } from './check-types.js';
 import { checkExposedHeaders, checkPreflights } from './cors-checks.js';
-import { checkExecute, checkOptions, checkUsage } from './outcome-checks.js';
+import {
+  checkExecute,
+  checkOptions,
+  checkUsage,
+  checkUsageInOutcomes,
+  type OutcomeUsage,
+} from './outcome-checks.js';
 import { reasonOf } from './answer-checks.js';
 import { checkErrorBodies, checkRefusals } from './refusal-checks.js';
 import { checkKeepAlive, checkStream, checkStreamRefusal } from './stream-checks.js';
@@ -236,6 +242,7 @@ async function runChecks(
   const optionsAnswer = await probe(run, stopIfAborted);
 
   const usages: SeenUsage[] = [];
+  const outcomeUsages: OutcomeUsage[] = [];
   const refusals: Answer[] = [];
   // The silent task's stream takes up to three keep-alive periods: it runs beside the others.
   const keepAlive = checkKeepAlive(run);
@@ -247,9 +254,9 @@ async function runChecks(
     () => checkSubmittedTask(run, usages, refusals),
     () => checkRefusals(run, refusals),
     () => checkPreflights(run),
-    () => checkStream(run, usages),
+    () => checkStream(run, usages, outcomeUsages),
     () => checkStreamRefusal(run, refusals),
-    () => checkExecute(run, usages),
+    () => checkExecute(run, usages, outcomeUsages),
   ]) {
     stopIfAborted();
     await group();
@@ -258,6 +265,7 @@ async function runChecks(
   await keepAlive;
   stopIfAborted();
   checkUsage(run, usages);
+  checkUsageInOutcomes(run, outcomeUsages);
   checkErrorBodies(run, refusals);
   checkExposedHeaders(run);
 

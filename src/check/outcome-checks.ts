@@ -15,10 +15,28 @@ import {
   shapeProblem,
 } from './answer-checks.js';
 import { recordProblem, type SeenUsage } from './task-checks.js';
+import type { Exchange } from './recorder.js';
 import { excerpt } from './shown-text.js';
 
+/**
+ * An outcome's usage beside the usage Get Result has for the same task, for `usage.in-outcomes`:
+ * the stream's `task.completed`, or Execute's answer.
+ */
+export interface OutcomeUsage {
+  /** Which outcome: "the stream's task.completed", "Execute". */
+  where: string;
+  usage: unknown;
+  /** The usage of Get Result's record of the same task. */
+  recordUsage: unknown;
+  exchange: Exchange;
+}
+
 /** `execute.answer`: 200 with the outcome, and the same outcome from Get Result of its id. */
-export async function checkExecute(run: CheckRun, usages: SeenUsage[]): Promise<void> {
+export async function checkExecute(
+  run: CheckRun,
+  usages: SeenUsage[],
+  outcomeUsages: OutcomeUsage[],
+): Promise<void> {
   const answer = await run.send({
     method: 'POST',
     path: run.taskPath('execute'),
@@ -67,9 +85,17 @@ export async function checkExecute(run: CheckRun, usages: SeenUsage[]): Promise<
     path: run.taskPath(`${encodeURIComponent(outcome.id)}/result`),
   });
   const readProblem = recordProblem(record, outcome.id);
-  const status = readProblem
+  const read = readProblem
     ? undefined
-    : (record.json as { response: { status: string } }).response.status;
+    : (record.json as { response: { status: string; usage?: unknown } }).response;
+  const status = read?.status;
+  if (read !== undefined)
+    outcomeUsages.push({
+      where: 'Execute',
+      usage: outcome.usage,
+      recordUsage: read.usage,
+      exchange: answer.exchange,
+    });
   run.verdict(
     'execute.answer',
     readProblem || status !== outcome.status
@@ -133,6 +159,56 @@ export function checkOptions(run: CheckRun, answer: Answer): void {
         }
       : undefined,
   );
+}
+
+/** A usage as compared: its total and its entries, whatever the order of their fields. */
+function comparable(usage: unknown): string {
+  if (!isJsonObject(usage)) return JSON.stringify(usage);
+  const details = Array.isArray(usage.details) ? usage.details : [];
+  return JSON.stringify({
+    credits: usage.credits,
+    details: details.map((entry: unknown) =>
+      isJsonObject(entry)
+        ? [entry.toolId, entry.price, entry.amount, entry.credits, entry.failed === true]
+        : entry,
+    ),
+  });
+}
+
+/**
+ * `usage.in-outcomes`: where Get Result has a usage, the stream's `task.completed` and Execute's
+ * answer of the same task carry it too, the same (the interface document's "usage, if any").
+ */
+export function checkUsageInOutcomes(run: CheckRun, outcomes: readonly OutcomeUsage[]): void {
+  const charged = outcomes.filter((outcome) => outcome.recordUsage !== undefined);
+  if (charged.length === 0) {
+    run.skip(
+      'usage.in-outcomes',
+      outcomes.length === 0
+        ? 'no completed stream or Execute answer to compare with Get Result (see stream.final-event, execute.answer)'
+        : 'Get Result had no usage for the streamed or the executed task; name a task that charges credits (--task) to check it',
+    );
+    return;
+  }
+  for (const outcome of charged) {
+    const recorded = excerpt(JSON.stringify(outcome.recordUsage), 300, run.secrets);
+    const problem =
+      outcome.usage === undefined
+        ? `${outcome.where} has no usage, but Get Result of that task has one: ${recorded}`
+        : comparable(outcome.usage) !== comparable(outcome.recordUsage)
+          ? `${outcome.where} has the usage ${excerpt(JSON.stringify(outcome.usage), 300, run.secrets)}, but Get Result of that task has ${recorded}`
+          : undefined;
+    if (problem) {
+      run.fail('usage.in-outcomes', {
+        expected:
+          "the usage Get Result has for the task, in its task.completed event and in Execute's answer",
+        observed: problem,
+        exchange: outcome.exchange,
+      });
+      return;
+    }
+  }
+  run.pass('usage.in-outcomes', charged.map((outcome) => outcome.where).join(', '));
 }
 
 /** `usage.arithmetic`: every usage seen adds up (docs/protocol.md, "Usage and credits"). */

@@ -22,6 +22,7 @@ import { jsonObjectSchema } from '../protocol/records.js';
 import { usageShapeSchema } from '../protocol/usage.js';
 import * as z from 'zod/mini';
 import { recordProblem, type SeenUsage } from './task-checks.js';
+import type { OutcomeUsage } from './outcome-checks.js';
 import { UNKNOWN_TASK } from './refusal-checks.js';
 import type { Exchange } from './recorder.js';
 import { excerpt } from './shown-text.js';
@@ -61,7 +62,11 @@ function seconds(ms: number): string {
 }
 
 /** The stream checks of the checked task (all but the keep-alive). */
-export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<void> {
+export async function checkStream(
+  run: CheckRun,
+  usages: SeenUsage[],
+  outcomeUsages: OutcomeUsage[],
+): Promise<void> {
   const spec = {
     method: 'POST',
     path: run.taskPath('stream'),
@@ -124,16 +129,9 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
     run.skip('stream.event-ids', why);
   }
   checkFinalEvent(run, captured, exchange);
-  for (const message of captured.messages) {
-    if (typeOf(message) !== 'task.completed') continue;
-    try {
-      const event = JSON.parse(message.data) as { usage?: unknown };
-      if (event.usage !== undefined)
-        usages.push({ where: "the stream's task.completed", usage: event.usage, exchange });
-    } catch {
-      // Not JSON: stream.framing says so.
-    }
-  }
+  const completed = completedEvent(captured);
+  if (completed?.usage !== undefined)
+    usages.push({ where: "the stream's task.completed", usage: completed.usage, exchange });
 
   // x-task-id, and the record it names, read once the stream has ended.
   const taskId = response.headers.get('x-task-id');
@@ -168,7 +166,26 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
   const usage = (record.json as { response: { usage?: unknown } }).response.usage;
   if (usage !== undefined)
     usages.push({ where: 'Get Result of the streamed task', usage, exchange: record.exchange });
+  if (completed !== undefined)
+    outcomeUsages.push({
+      where: "the stream's task.completed",
+      usage: completed.usage,
+      recordUsage: usage,
+      exchange,
+    });
   checkEventIds(run, captured, record, exchange);
+}
+
+/** The stream's `task.completed` event, when it sent one that parses. */
+function completedEvent(captured: CapturedStream): { usage?: unknown } | undefined {
+  const message = captured.messages.find((candidate) => typeOf(candidate) === 'task.completed');
+  if (message === undefined) return undefined;
+  try {
+    return JSON.parse(message.data) as { usage?: unknown };
+  } catch {
+    // Not JSON: stream.framing says so.
+    return undefined;
+  }
 }
 
 function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {

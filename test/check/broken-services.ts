@@ -17,6 +17,8 @@ export interface BrokenService {
   wrap: (send: Send) => Send;
   /** Checks that cannot run once this rule is broken, and are skipped (saying why). */
   skips?: CheckId[];
+  /** Other checks the same mistake breaks too. */
+  alsoFails?: CheckId[];
   /**
    * `warn` for a rule of taskwire's own contract that the client does not need; defaults to
    * `fail`, a rule the client relies on.
@@ -543,10 +545,46 @@ export const brokenServices: BrokenService[] = [
     ),
   },
   {
+    check: 'usage.in-outcomes',
+    name: 'a stream whose task.completed leaves out the usage Get Result has',
+    observed:
+      /^the stream's task\.completed has no usage, but Get Result of that task has one: \{"credits":/,
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      return rewriteStream(response, (text) =>
+        text.replace(/^data: (\{"type":"task\.completed".*)$/m, (_, data: string) => {
+          const event = JSON.parse(data) as Record<string, unknown>;
+          delete event.usage;
+          return `data: ${JSON.stringify(event)}`;
+        }),
+      );
+    }),
+  },
+  {
+    check: 'usage.in-outcomes',
+    name: 'Execute leaving out the usage Get Result has',
+    observed: /^Execute has no usage, but Get Result of that task has one/,
+    wrap: around(
+      (request) => pathOf(request).endsWith('/execute'),
+      async (request, send) => {
+        const response = await send(request);
+        if (response.status !== 200) return response;
+        return rewriteJson(response, (body) => {
+          const outcome = { ...(body.response as Record<string, unknown>) };
+          delete outcome.usage;
+          return { ...body, response: outcome };
+        });
+      },
+    ),
+  },
+  {
     check: 'usage.arithmetic',
     name: 'a total that is one credit more than its entries',
     observed:
       /^Get Result: usage\.credits is \d+(\.\d+)?, but the entries that did not fail add up to/,
+    // Get Result's total no longer equals the stream's and Execute's.
+    alsoFails: ['usage.in-outcomes'],
     wrap: around(isResult, async (request, send) => {
       const response = await send(request);
       if (response.status !== 200) return response;

@@ -149,6 +149,7 @@ describe('checkService', () => {
       'stream.event-ids': expect.stringContaining('no custom event'),
       'stream.keep-alive': expect.stringContaining('--keep-alive-task'),
       'usage.arithmetic': expect.stringContaining('charges credits'),
+      'usage.in-outcomes': expect.stringContaining('charges credits'),
     });
     expect(report.failed).toBe(0);
     expect(report.tasksStarted).toBe(3);
