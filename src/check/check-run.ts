@@ -28,6 +28,7 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   keepAliveMs: number;
   closeWithinMs: number;
+  executeDeadlineMs: number;
   runTimeoutMs: number;
   /** Aborted when the caller aborts the run or its deadline passes. */
   signal: AbortSignal | undefined;
@@ -50,6 +51,8 @@ export interface RequestSpec {
   body?: unknown;
   /** More headers. */
   headers?: Record<string, string>;
+  /** How long to wait for the answer, in milliseconds. Defaults to the run's `requestTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 /** A JSON answer, read whole. */
@@ -212,7 +215,7 @@ export class CheckRun {
 
   /** Sends `spec` and reads its answer whole, within the request deadline; never rejects. */
   async send(spec: RequestSpec): Promise<Answer> {
-    const signal = this.#deadline(this.options.requestTimeoutMs);
+    const signal = this.#deadline(spec.timeoutMs ?? this.options.requestTimeoutMs);
     const { exchange, response, error } = await this.recorder.record(this.request(spec, signal));
     let failure = error;
     if (response !== undefined) {

@@ -131,6 +131,7 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
     requestTimeoutMs: positive(options.requestTimeoutMs, 30_000, 'requestTimeoutMs'),
     keepAliveMs: positive(options.keepAliveMs, 15_000, 'keepAliveMs'),
     closeWithinMs: positive(options.closeWithinMs, 5000, 'closeWithinMs'),
+    executeDeadlineMs: positive(options.executeDeadlineMs, 20_000, 'executeDeadlineMs'),
     runTimeoutMs: positive(options.runTimeoutMs, DEFAULT_RUN_TIMEOUT_MS, 'runTimeoutMs'),
     signal: options.signal,
     onProgress: options.onProgress,

@@ -145,6 +145,13 @@ export interface CheckServiceOptions {
    * Defaults to `15000` (docs/protocol.md, "Streams").
    */
   keepAliveMs?: number;
+  /**
+   * Execute's limit, in milliseconds: the interface document's 20 s, by which Execute answers the
+   * outcome or times out (a twentieth more is allowed for the network; past a quarter more the
+   * check stops waiting, as the client does). Change it only for a service whose limit is shorter.
+   * Defaults to `20000`.
+   */
+  executeDeadlineMs?: number;
   /** How soon after its final event a stream must close, in milliseconds. Defaults to `5000`. */
   closeWithinMs?: number;
 }

@@ -31,23 +31,71 @@ export interface OutcomeUsage {
   exchange: Exchange;
 }
 
+/** Execute's limit and a twentieth: what the network may add to an answer sent at the limit. */
+const EXECUTE_GRACE = 1.05;
+/** Execute's limit and a quarter: when the client stops waiting (25 s for 20), and so the check. */
+const EXECUTE_GIVE_UP = 1.25;
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(2))} s`;
+}
+
+/**
+ * `execute.deadline`: Execute answered, the outcome or its timeout, within its limit (the interface
+ * document's 20 s, a twentieth more for the network). Returns whether an answer came at all.
+ */
+function checkExecuteDeadline(run: CheckRun, answer: Answer, tookMs: number): boolean {
+  const limit = run.options.executeDeadlineMs;
+  const expected = `an answer within ${seconds(limit)}: the outcome, or 504 EXECUTE_TIMEOUT for a task that runs longer (a twentieth more allowed for the network)`;
+  if (answer.status === 0) {
+    const gaveUp = tookMs >= limit * EXECUTE_GIVE_UP * 0.99;
+    if (gaveUp)
+      run.fail('execute.deadline', {
+        expected,
+        observed: `no answer after ${seconds(limit * EXECUTE_GIVE_UP)}, when the client stops waiting`,
+        exchange: answer.exchange,
+      });
+    else run.skip('execute.deadline', 'no answer came (see execute.answer)');
+    return !gaveUp;
+  }
+  run.verdict(
+    'execute.deadline',
+    tookMs > limit * EXECUTE_GRACE
+      ? {
+          expected,
+          observed: `Execute answered ${answer.status} after ${seconds(tookMs)}, past the limit of ${seconds(limit)}`,
+          exchange: answer.exchange,
+        }
+      : undefined,
+    `answered in ${seconds(tookMs)}`,
+  );
+  return true;
+}
+
 /** `execute.answer`: 200 with the outcome, and the same outcome from Get Result of its id. */
 export async function checkExecute(
   run: CheckRun,
   usages: SeenUsage[],
   outcomeUsages: OutcomeUsage[],
 ): Promise<void> {
+  const limit = run.options.executeDeadlineMs;
+  const startedAt = performance.now();
   const answer = await run.send({
     method: 'POST',
     path: run.taskPath('execute'),
     body: { params: run.options.params },
+    timeoutMs: limit * EXECUTE_GIVE_UP,
   });
+  if (!checkExecuteDeadline(run, answer, performance.now() - startedAt)) {
+    run.skip('execute.answer', 'needs an answer (see execute.deadline)');
+    return;
+  }
   const expected =
     '200 with { status: "success", response: { id, status: COMPLETED or FAILED, result, usage? } }';
   if (answer.status === 504 && reasonOf(answer) === 'EXECUTE_TIMEOUT') {
     run.skip(
       'execute.answer',
-      "the task ran past Execute's 20 s limit; name a shorter task (--task)",
+      `the task ran past Execute's ${seconds(limit)} limit; name a shorter task (--task)`,
     );
     return;
   }

@@ -20,6 +20,7 @@ describe('checkService against broken services', () => {
     const report = await checkService({
       ...FAST,
       ...(broken.check === 'stream.keep-alive' ? WITH_KEEP_ALIVE : {}),
+      ...broken.options,
       baseUrl: 'http://taskwire.test',
       fetch: send,
     });

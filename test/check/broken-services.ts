@@ -19,6 +19,8 @@ export interface BrokenService {
   skips?: CheckId[];
   /** Other checks the same mistake breaks too. */
   alsoFails?: CheckId[];
+  /** What the run needs to see the mistake, such as a short Execute deadline. */
+  options?: Partial<CheckServiceOptions>;
   /**
    * `warn` for a rule of taskwire's own contract that the client does not need; defaults to
    * `fail`, a rule the client relies on.
@@ -107,6 +109,23 @@ function rewriteStream(
     .pipeThrough(new TextEncoderStream());
   return new Response(body, { status: response.status, headers: headersOf(response) });
 }
+
+/** Resolves after `ms`, or rejects when `signal` aborts: a service that takes its time. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    });
+  });
+}
+
+const isExecute = (request: Request) =>
+  request.method === 'POST' && pathOf(request).endsWith('/execute');
+
+/** Execute's deadline in the cases below: 1 s stands for the interface document's 20 s. */
+const SHORT_EXECUTE_DEADLINE = { executeDeadlineMs: 1000 };
 
 const errorBody = (status: number, reason: string, message: string) =>
   JSON.stringify({ status: 'error', statusCode: status, reason, message });
@@ -489,6 +508,31 @@ export const brokenServices: BrokenService[] = [
         'access-control-expose-headers': 'location, retry-after',
       }),
     ),
+  },
+  {
+    check: 'execute.deadline',
+    name: 'Execute answering 200 after 22 s (a deadline of 20)',
+    observed: /^Execute answered 200 after 1\.[12]\d* s, past the limit of 1 s$/,
+    options: SHORT_EXECUTE_DEADLINE,
+    wrap: around(isExecute, async (request, send) => {
+      const startedAt = performance.now();
+      const response = await send(request);
+      // The answer leaves 1.1 s after the request came: 22 s for a limit of 20.
+      await delay(1100 - (performance.now() - startedAt), request.signal);
+      return response;
+    }),
+  },
+  {
+    check: 'execute.deadline',
+    name: 'Execute that never times out',
+    observed: /^no answer after 1\.25 s, when the client stops waiting$/,
+    options: SHORT_EXECUTE_DEADLINE,
+    // Without an answer there is no outcome, nor its usage, to check.
+    skips: ['execute.answer'],
+    wrap: around(isExecute, async (request) => {
+      await delay(60_000, request.signal);
+      return new Response(null, { status: 500 });
+    }),
   },
   {
     check: 'execute.answer',
