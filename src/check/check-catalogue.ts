@@ -74,6 +74,7 @@ export const CHECKS = [
   check('cors.expose-headers', 'Answers expose x-task-id, location, retry-after', 'headers'),
   check('execute.answer', 'Execute answers 200 with the outcome', 'execute'),
   check('execute.deadline', 'Execute answers within its 20 s limit', 'execute'),
+  check('execute.failed', "A failed task's Execute answers 200 with status FAILED", 'execute'),
   check('options.answer', 'Options answers a quote, a preflight answer or {}', 'options'),
   check('options.runs-nothing', 'Options starts no task', 'options'),
   check('usage.arithmetic', 'Usage adds up: price × amount, total of what was charged', 'usage'),

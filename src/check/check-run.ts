@@ -19,6 +19,7 @@ export interface ResolvedOptions {
   otherUserToken: string | undefined;
   task: string;
   params: JsonObject;
+  failingParams: JsonObject | undefined;
   keepAliveTask: { task: string; params: JsonObject } | undefined;
   /** The headers given, their names in lower case. */
   headers: Array<[name: string, value: string]>;

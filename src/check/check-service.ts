@@ -11,6 +11,7 @@ import type { CheckReport, CheckServiceOptions } from './check-types.js';
 import { checkExposedHeaders, checkPreflights } from './cors-checks.js';
 import {
   checkExecute,
+  checkFailedExecute,
   checkOptions,
   checkUsage,
   checkUsageInOutcomes,
@@ -103,6 +104,7 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
       "checkService: otherUserToken must be another user's token, not userToken.",
     );
   const task = options.task ?? DEFAULT_CHECK_TASK;
+  const params = options.params ?? (options.task === undefined ? { ...DEFAULT_CHECK_PARAMS } : {});
   for (const name of [task, options.keepAliveTask?.task]) {
     if (name !== undefined && !TASK_NAME_PATTERN.test(name))
       throw new TypeError(`checkService: '${name}' is not a task name (${TASK_NAME_PATTERN}).`);
@@ -119,7 +121,10 @@ function resolveOptions(options: CheckServiceOptions): ResolvedOptions {
     clientToken: options.clientToken,
     otherUserToken: options.otherUserToken,
     task,
-    params: options.params ?? (options.task === undefined ? { ...DEFAULT_CHECK_PARAMS } : {}),
+    params,
+    failingParams:
+      options.failingParams ??
+      (task === DEFAULT_CHECK_TASK ? { ...params, failAtFrame: 1 } : undefined),
     keepAliveTask: options.keepAliveTask && {
       task: options.keepAliveTask.task,
       params: options.keepAliveTask.params ?? {},
@@ -203,8 +208,8 @@ function pastDeadline(run: CheckRun): TaskwireError {
 
 /**
  * Runs every check of docs/checking-your-service.md against the service at `options.baseUrl` and
- * resolves to their results. It starts few tasks (three, four with a keep-alive task, never more
- * than 20) and says how many. No token's value appears in the report: `curl` commands write them as
+ * resolves to their results. It starts few tasks (four: Submit, Stream, Execute and the failing
+ * Execute; five with a keep-alive task; never more than 20) and says how many. No token's value appears in the report: `curl` commands write them as
  * shell variables.
  *
  * @throws TypeError for options that cannot be used (a base URL that is not http(s), an empty
@@ -258,6 +263,7 @@ async function runChecks(
     () => checkStream(run, usages, outcomeUsages),
     () => checkStreamRefusal(run, refusals),
     () => checkExecute(run, usages, outcomeUsages),
+    () => checkFailedExecute(run),
   ]) {
     stopIfAborted();
     await group();

@@ -104,6 +104,12 @@ export interface CheckServiceOptions {
    */
   params?: JsonObject;
   /**
+   * Params of the task that make it fail (pass the service's checks of params, then end FAILED),
+   * for `execute.failed`. Defaults, for the default task, to its params with `failAtFrame: 1`
+   * (render-video fails at its first frame); for another task, none, and that check is skipped.
+   */
+  failingParams?: JsonObject;
+  /**
    * A task whose stream stays silent for longer than `keepAliveMs`, for `stream.keep-alive`; without
    * it that check is skipped (no demo task of the reference service is silent for 15 s).
    */

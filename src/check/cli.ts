@@ -26,10 +26,14 @@ on (docs/protocol.md), and prints one line per check.
   --other-user-token <T2>   A second user's token, to check that users do not see each other's
                             tasks. Defaults to $TASKWIRE_OTHER_USER_TOKEN; without it that check
                             is skipped.
-  --task <name>             The task to start (three times: Submit, Stream, Execute). Defaults to
-                            ${DEFAULT_CHECK_TASK}, a demo task of the reference service.
+  --task <name>             The task to start (four times: Submit, Stream, Execute, and Execute
+                            with failing params). Defaults to ${DEFAULT_CHECK_TASK}, a demo task
+                            of the reference service.
   --params <json>           Its params, a JSON object. Defaults to {"frames":6,"frameMs":150} for
                             the default task, else {}.
+  --failing-params <json>   Params that make the task fail, for the check of a failed task's
+                            Execute answer. Defaults to the default task's params with
+                            {"failAtFrame":1}; for another task, none (that check is skipped).
   --keep-alive-task <name>  A task whose stream stays silent for more than 15 s, for the keep-alive
                             check (skipped without it).
   --keep-alive-params <json> Its params. Defaults to {}.
@@ -59,6 +63,7 @@ interface CliOptions {
   otherUserToken: string | undefined;
   task: string | undefined;
   params: JsonObject | undefined;
+  failingParams: JsonObject | undefined;
   keepAliveTask: string | undefined;
   keepAliveParams: JsonObject | undefined;
   origin: string | undefined;
@@ -114,6 +119,7 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
       'other-user-token': { type: 'string' },
       task: { type: 'string' },
       params: { type: 'string' },
+      'failing-params': { type: 'string' },
       'keep-alive-task': { type: 'string' },
       'keep-alive-params': { type: 'string' },
       origin: { type: 'string' },
@@ -139,6 +145,7 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 
     otherUserToken: values['other-user-token'] ?? (env.TASKWIRE_OTHER_USER_TOKEN || undefined),
     task: values.task,
     params: jsonObject(values.params, '--params'),
+    failingParams: jsonObject(values['failing-params'], '--failing-params'),
     keepAliveTask: values['keep-alive-task'],
     keepAliveParams: jsonObject(values['keep-alive-params'], '--keep-alive-params'),
     origin: values.origin,
@@ -177,6 +184,7 @@ async function main(): Promise<number> {
       ...(options.otherUserToken === undefined ? {} : { otherUserToken: options.otherUserToken }),
       ...(options.task === undefined ? {} : { task: options.task }),
       ...(options.params === undefined ? {} : { params: options.params }),
+      ...(options.failingParams === undefined ? {} : { failingParams: options.failingParams }),
       ...(options.keepAliveTask === undefined
         ? {}
         : {

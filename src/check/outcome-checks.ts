@@ -157,6 +157,61 @@ export async function checkExecute(
   );
 }
 
+/**
+ * `execute.failed`: Execute of params that make the task fail answers 200 with status FAILED and
+ * the failure object as its result: a failed task is an outcome, not an error of the request.
+ */
+export async function checkFailedExecute(run: CheckRun): Promise<void> {
+  const params = run.options.failingParams;
+  if (params === undefined) {
+    run.skip(
+      'execute.failed',
+      `needs params that make ${run.options.task} fail (--failing-params)`,
+    );
+    return;
+  }
+  const limit = run.options.executeDeadlineMs;
+  const answer = await run.send({
+    method: 'POST',
+    path: run.taskPath('execute'),
+    body: { params },
+    timeoutMs: limit * EXECUTE_GIVE_UP,
+  });
+  const reason = reasonOf(answer);
+  if (answer.status === 422 && reason === 'INVALID_PARAMS') {
+    run.skip(
+      'execute.failed',
+      `the service refused the failing params (${describeAnswer(answer)}); give params it accepts that make the task fail (--failing-params)`,
+    );
+    return;
+  }
+  if (answer.status === 504 && reason === 'EXECUTE_TIMEOUT') {
+    run.skip(
+      'execute.failed',
+      `the task ran past Execute's ${seconds(limit)} limit with the failing params; give params that make it fail sooner (--failing-params)`,
+    );
+    return;
+  }
+  const expected =
+    '200 with { status: "success", response: { id, status: "FAILED", result: { status: "error", statusCode, reason, message } } }: a failed task is an outcome, not an error of the request';
+  const fail = (observed: string) =>
+    run.fail('execute.failed', { expected, observed, exchange: answer.exchange });
+  if (answer.status !== 200) return fail(describeAnswer(answer));
+  const problem = envelopeProblem(answer, executeShapeSchema);
+  if (problem) return fail(problem);
+  const outcome = (answer.json as { response: { status: string; result: unknown } }).response;
+  if (outcome.status !== 'FAILED') {
+    run.skip(
+      'execute.failed',
+      `the failing params did not make the task fail (it ended ${outcome.status}); give params that do (--failing-params)`,
+    );
+    return;
+  }
+  const failure = shapeProblem(failureSchema, outcome.result, ['response', 'result']);
+  if (failure) return fail(failure);
+  run.pass('execute.failed', `FAILED, ${(outcome.result as { reason: string }).reason}`);
+}
+
 /** `options.answer` and `options.runs-nothing`, from the Options answer the run began with. */
 export function checkOptions(run: CheckRun, answer: Answer): void {
   const expected =

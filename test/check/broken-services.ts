@@ -527,17 +527,37 @@ export const brokenServices: BrokenService[] = [
     name: 'Execute that never times out',
     observed: /^no answer after 1\.25 s, when the client stops waiting$/,
     options: SHORT_EXECUTE_DEADLINE,
-    // Without an answer there is no outcome, nor its usage, to check.
+    // Without an answer there is no outcome, nor its usage, to check; the failing task's Execute
+    // gets no answer either.
     skips: ['execute.answer'],
+    alsoFails: ['execute.failed'],
     wrap: around(isExecute, async (request) => {
       await delay(60_000, request.signal);
       return new Response(null, { status: 500 });
     }),
   },
   {
+    check: 'execute.failed',
+    name: "a failed task's Execute answered 500 with the error body",
+    observed: /^500 \(application\/json.*"reason":"RENDER_FAILED"/,
+    wrap: around(isExecute, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      const body = (await response.json()) as { response: { status: string; result: unknown } };
+      if (body.response.status !== 'FAILED')
+        return new Response(JSON.stringify(body), { status: 200, headers: headersOf(response) });
+      return new Response(JSON.stringify(body.response.result), {
+        status: 500,
+        headers: headersOf(response),
+      });
+    }),
+  },
+  {
     check: 'execute.answer',
     name: 'Execute answering status DONE',
     observed: /^response\.status: must be one of "COMPLETED", "FAILED"/,
+    // The failing task's Execute is answered DONE too.
+    alsoFails: ['execute.failed'],
     wrap: around(
       (request) => pathOf(request).endsWith('/execute'),
       async (request, send) => {

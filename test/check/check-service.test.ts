@@ -46,7 +46,7 @@ function expectNoToken(report: CheckReport): void {
 }
 
 describe('checkService', () => {
-  it('passes every check against the reference service in-process, starting 4 tasks', async () => {
+  it('passes every check against the reference service in-process, starting 5 tasks', async () => {
     const service = checkedService();
     const progress: string[] = [];
     const report = await checkService({
@@ -60,8 +60,8 @@ describe('checkService', () => {
     expect(report.results.map((result) => result.id)).toEqual(CHECKS.map((check) => check.id));
     expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
     expect(report).toMatchObject({ passed: CHECKS.length, failed: 0, skipped: 0 });
-    // Submit, Stream, Execute and the silent task's stream.
-    expect(report.tasksStarted).toBe(4);
+    // Submit, Stream, Execute, the failing Execute and the silent task's stream.
+    expect(report.tasksStarted).toBe(5);
     expect(report.baseUrl).toBe('http://taskwire.test');
     expect(progress).toHaveLength(CHECKS.length);
     expect(progress.at(-1)).toMatch(new RegExp(`^${CHECKS.length}/${CHECKS.length} `));
@@ -74,7 +74,7 @@ describe('checkService', () => {
     const report = await checkService({ ...FAST, ...WITH_KEEP_ALIVE, baseUrl: server.url });
 
     expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
-    expect(report.tasksStarted).toBe(4);
+    expect(report.tasksStarted).toBe(5);
   });
 
   it('checks a service below a base path, and a list of allowed origins', async () => {
@@ -144,6 +144,9 @@ describe('checkService', () => {
     );
     // echo ends at once, sends no custom event and charges nothing.
     expect(skipped).toEqual({
+      'execute.failed': expect.stringContaining(
+        'needs params that make echo fail (--failing-params)',
+      ),
       'result.other-user': expect.stringContaining('--other-user-token'),
       'result.retry-after': expect.stringContaining('had ended by the first read'),
       'stream.event-ids': expect.stringContaining('no custom event'),

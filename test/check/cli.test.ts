@@ -92,7 +92,7 @@ describe('taskwire-check', () => {
       /^PASS +stream\.keep-alive .*\(\d+ comment lines; longest silence [\d.]+ s\)$/m,
     );
     expect(stdout).toContain(
-      `${CHECKS.length} checks: ${CHECKS.length} passed, 0 failed, 0 warned, 0 skipped. Started 4 tasks (at most 20)`,
+      `${CHECKS.length} checks: ${CHECKS.length} passed, 0 failed, 0 warned, 0 skipped. Started 5 tasks (at most 20)`,
     );
     // Not a terminal: no progress line, no escape codes.
     expect(stdout).not.toContain('\r');
@@ -118,7 +118,13 @@ describe('taskwire-check', () => {
       TASKWIRE_OTHER_USER_TOKEN: OTHER_USER_TOKEN,
     };
     // A task of half a second, so the first Get Result finds it running (and its Retry-After).
-    const task = ['--params', '{"frames":10,"frameMs":500}'];
+    // Failing params that do not fail: execute.failed is skipped, saying so.
+    const task = [
+      '--params',
+      '{"frames":10,"frameMs":500}',
+      '--failing-params',
+      '{"frames":1,"frameMs":1}',
+    ];
     const table = await runCli([server.url, ...task], env);
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(
@@ -137,6 +143,9 @@ describe('taskwire-check', () => {
     expect(table.stdout).toMatch(
       /^SKIP +stream\.keep-alive .*\n +skipped: needs a task whose stream stays silent for more than 15 s \(--keep-alive-task\)$/m,
     );
+    expect(table.stdout).toMatch(
+      /^SKIP +execute\.failed .*\n +skipped: the failing params did not make the task fail \(it ended COMPLETED\)/m,
+    );
 
     const json = await runCli([server.url, ...task, '--json', '--junit', junitFile], env);
     expect(json.code).toBe(1);
@@ -145,7 +154,7 @@ describe('taskwire-check', () => {
     expect(
       report.results.filter((result) => result.outcome === 'fail').map((result) => result.id),
     ).toEqual(['result.retry-after']);
-    expect(report.tasksStarted).toBe(3);
+    expect(report.tasksStarted).toBe(4);
 
     const xml = readFileSync(junitFile, 'utf8');
     const suites = parseXml(xml);
@@ -153,7 +162,7 @@ describe('taskwire-check', () => {
     expect(suites.attributes).toMatchObject({
       tests: String(CHECKS.length),
       failures: '1',
-      skipped: '1',
+      skipped: '2',
     });
     const cases = elementsNamed(suites, 'testcase');
     expect(cases.map((element) => element.attributes.name?.split(':')[0])).toEqual(
@@ -163,7 +172,7 @@ describe('taskwire-check', () => {
     expect(failures).toHaveLength(1);
     expect(failures[0]!.text).toContain('curl -i');
     expect(failures[0]!.text).toContain('"authorization: Bearer $TASKWIRE_USER_TOKEN"');
-    expect(elementsNamed(suites, 'skipped')).toHaveLength(1);
+    expect(elementsNamed(suites, 'skipped')).toHaveLength(2);
 
     expectNoToken(table.stdout, table.stderr, json.stdout, json.stderr, xml);
   }, 60_000);
