@@ -68,6 +68,7 @@ export const CHECKS = [
   check('stream.framing', 'Each stream message is data: <one JSON event>', 'streams'),
   check('stream.event-ids', 'Custom events carry the ids Get Result lists', 'streams'),
   check('stream.final-event', 'The stream ends with its final event, then closes', 'streams'),
+  check('stream.live', 'The stream sends each message as it comes, not all at the end', 'streams'),
   check('stream.keep-alive', 'A keep-alive comment at least every 15 s of silence', 'streams'),
   check('stream.refusal-json', 'A stream refused before it starts answers JSON', 'streams'),
   check('cors.preflight', 'A CORS preflight needs no token and allows the headers', 'headers'),

@@ -4,7 +4,12 @@
  * ids against Get Result's list, the final event and the close, the keep-alives of a silent task,
  * and a refusal before the start answered as JSON.
  */
-import { captureEventStream, typeOf, type CapturedStream } from './capture-event-stream.js';
+import {
+  captureEventStream,
+  typeOf,
+  type CapturedMessage,
+  type CapturedStream,
+} from './capture-event-stream.js';
 import {
   describeAnswer,
   MAX_CAPTURED_BYTES,
@@ -49,7 +54,13 @@ const STREAM_CHECKS = [
   'stream.framing',
   'stream.event-ids',
   'stream.final-event',
+  'stream.live',
 ] as const;
+
+/** Messages that came within this many milliseconds of one another came in one burst. */
+const BURST_MS = 50;
+/** A final event this long after the request, or longer, ended a task that took noticeable time. */
+const NOTICEABLE_MS = 500;
 
 /** The exchange `CheckRun.open` attaches to the error it rejects with. */
 function exchangeOf(error: unknown): { exchange?: Exchange } {
@@ -73,6 +84,7 @@ export async function checkStream(
     body: { params: run.options.params },
   } as const;
   let opened: { exchange: Exchange; response: Response };
+  const sentAt = performance.now();
   try {
     opened = await run.open(spec);
   } catch (error) {
@@ -127,8 +139,10 @@ export async function checkStream(
     const why = 'needs a stream of at most 1 MiB (see stream.framing)';
     run.skip('stream.final-event', why);
     run.skip('stream.event-ids', why);
+    run.skip('stream.live', why);
   }
   checkFinalEvent(run, captured, exchange);
+  checkLive(run, captured, sentAt, exchange);
   const completed = completedEvent(captured);
   if (completed?.usage !== undefined)
     usages.push({ where: "the stream's task.completed", usage: completed.usage, exchange });
@@ -321,6 +335,76 @@ function checkEventIds(
     }
   }
   run.pass('stream.event-ids', `${streamed.length} custom events`);
+}
+
+/**
+ * `stream.live`: the stream is not held back and sent all at once at the end (by a buffering proxy,
+ * or a service that writes the stream when the task is done). It was, when every message, the
+ * final event and a `task.progress` below 100 % among them, came within {@link BURST_MS} of one
+ * another, at least {@link NOTICEABLE_MS} after the request was sent: a progress below 100 % is
+ * news only while the task runs. Skipped when the stream reported no such progress, or when a burst
+ * came too soon after the request to tell a held-back stream from a quick task.
+ */
+function checkLive(
+  run: CheckRun,
+  captured: CapturedStream,
+  sentAt: number,
+  exchange: Exchange,
+): void {
+  const messages = captured.messages;
+  const finalIndex = messages.findIndex((message) => {
+    const type = typeOf(message);
+    return type === 'task.completed' || type === 'task.failed';
+  });
+  if (finalIndex < 0) {
+    run.skip(
+      'stream.live',
+      'needs a stream that ends with its final event (see stream.final-event)',
+    );
+    return;
+  }
+  const upToFinal = messages.slice(0, finalIndex + 1);
+  const progress = upToFinal
+    .map((message) => percentOf(message))
+    .find((percent) => percent !== undefined && percent < 100);
+  if (progress === undefined) {
+    run.skip(
+      'stream.live',
+      'the stream reported no progress below 100 % to see it arrive while the task ran; name a task that reports progress (--task)',
+    );
+    return;
+  }
+  const first = upToFinal[0]!.at;
+  const final = upToFinal.at(-1)!.at;
+  const spread = final - first;
+  const after = final - sentAt;
+  if (spread > BURST_MS) {
+    run.pass('stream.live', `${upToFinal.length} messages over ${seconds(spread)}`);
+    return;
+  }
+  if (after < NOTICEABLE_MS) {
+    run.skip(
+      'stream.live',
+      `every message came at once, but the task ended within ${seconds(after)} of the request, too soon to tell a held-back stream from a quick task; name a task that runs for a second or more`,
+    );
+    return;
+  }
+  run.fail('stream.live', {
+    expected: `each message sent as the task reports it: its progress while it runs, not in one burst with the final event (held back: every message within ${BURST_MS} ms of one another, ${seconds(NOTICEABLE_MS)} or more after the request)`,
+    observed: `all ${upToFinal.length} messages came within ${Math.round(spread)} ms of one another, ${seconds(after)} after the request, a task.progress of ${Number(progress.toFixed(2))} % among them`,
+    exchange,
+  });
+}
+
+/** The percent of a `task.progress` message, when it is one. */
+function percentOf(message: CapturedMessage): number | undefined {
+  if (typeOf(message) !== 'task.progress') return undefined;
+  try {
+    const percent = (JSON.parse(message.data) as { percent?: unknown }).percent;
+    return typeof percent === 'number' ? percent : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `stream.keep-alive`: a task silent for longer than the keep-alive period gets comments in between. */

@@ -71,5 +71,7 @@ describe('checkService against services the interface document allows', () => {
     expect(warned.map((result) => result.id)).toEqual(tolerated.warns ?? []);
     // A warning says the rule is taskwire's own, and what came.
     for (const result of warned) expect(result).toMatchObject({ level: 'contract' });
+    for (const [id, outcome] of Object.entries(tolerated.outcomes ?? {}))
+      expect(report.results.find((result) => result.id === id)?.outcome, id).toBe(outcome);
   });
 });

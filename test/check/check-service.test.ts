@@ -150,6 +150,7 @@ describe('checkService', () => {
       'result.other-user': expect.stringContaining('--other-user-token'),
       'result.retry-after': expect.stringContaining('had ended by the first read'),
       'stream.event-ids': expect.stringContaining('no custom event'),
+      'stream.live': expect.stringContaining('no progress below 100 %'),
       'stream.keep-alive': expect.stringContaining('--keep-alive-task'),
       'usage.arithmetic': expect.stringContaining('charges credits'),
       'usage.in-outcomes': expect.stringContaining('charges credits'),
