@@ -44,6 +44,8 @@ export interface CapturedStream {
   finalAt?: number;
   /** Whether the body ended inside a message, with no blank line after it. */
   unterminated: boolean;
+  /** How many `data:` lines came after the last blank line: a message, or several, never ended. */
+  unendedDataLines: number;
 }
 
 /** When to stop reading. */
@@ -88,6 +90,7 @@ export async function captureEventStream(
     openLine: 0,
     endedAt: openedAt,
     unterminated: false,
+    unendedDataLines: 0,
   };
   const parser = createParser({
     onEvent(event) {
@@ -162,8 +165,8 @@ export async function captureEventStream(
   if (/\r$/.test(rest === '' ? lastText : rest)) feed(`${rest}\n`);
   else if (rest !== '') feed(rest);
   // Left over: lines that no blank line ended, comments aside.
-  captured.unterminated = tail
-    .split(/\r\n|\r|\n/)
-    .some((line) => line !== '' && !line.startsWith(':'));
+  const left = tail.split(/\r\n|\r|\n/);
+  captured.unterminated = left.some((line) => line !== '' && !line.startsWith(':'));
+  captured.unendedDataLines = left.filter((line) => /^data(:|$)/.test(line)).length;
   return captured;
 }

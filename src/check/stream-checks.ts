@@ -141,6 +141,12 @@ export async function checkStream(
     run.skip('stream.event-ids', why);
     run.skip('stream.live', why);
   }
+  if (captured.messages.length === 0) {
+    const why = 'needs messages it can read (see stream.framing)';
+    run.skip('stream.final-event', why);
+    run.skip('stream.event-ids', why);
+    run.skip('stream.live', why);
+  }
   checkFinalEvent(run, captured, exchange);
   checkLive(run, captured, sentAt, exchange);
   const completed = completedEvent(captured);
@@ -215,7 +221,11 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
     return;
   }
   if (captured.messages.length === 0) {
-    fail(`no message at all (the body ${captured.end === 'closed' ? 'closed' : 'was given up'})`);
+    fail(
+      captured.unendedDataLines > 0
+        ? `messages not separated by blank lines: ${captured.unendedDataLines} data: lines came, and no blank line ended a message`
+        : `no message at all (the body ${captured.end === 'closed' ? 'closed' : 'was given up'})`,
+    );
     return;
   }
   for (const [index, message] of captured.messages.entries()) {
@@ -227,7 +237,12 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
     try {
       event = JSON.parse(data);
     } catch {
-      return fail(`${where}'s data is not JSON: ${excerpt(data, 120, run.secrets)}`);
+      const events = eventsPerLine(data);
+      return fail(
+        events > 1
+          ? `${where} holds ${events} events, one on each of its data: lines: messages not separated by blank lines`
+          : `${where}'s data is not JSON: ${excerpt(data, 120, run.secrets)}`,
+      );
     }
     if (!isJsonObject(event))
       return fail(`${where}'s data is not a JSON object: ${excerpt(data, 120, run.secrets)}`);
@@ -243,6 +258,24 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
   if (captured.unterminated)
     return fail('the body ended inside a message (no blank line after it)');
   run.pass('stream.framing', `${captured.messages.length} messages`);
+}
+
+/**
+ * How many events a message's data holds when each of its lines is a JSON event of its own (two
+ * messages that lost the blank line between them); 0 when its lines are not.
+ */
+function eventsPerLine(data: string): number {
+  const lines = data.split('\n');
+  if (lines.length < 2) return 0;
+  for (const line of lines) {
+    try {
+      const value: unknown = JSON.parse(line);
+      if (!isJsonObject(value) || typeof value.type !== 'string') return 0;
+    } catch {
+      return 0;
+    }
+  }
+  return lines.length;
 }
 
 /** A note on a line that was still open when the reading stopped, when it was a long one. */

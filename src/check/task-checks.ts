@@ -22,6 +22,7 @@ import {
 import { expectRefusals } from './refusal-checks.js';
 import { madeUpId } from './unknown-ids.js';
 import type { Exchange } from './recorder.js';
+import { excerpt } from './shown-text.js';
 
 /** A usage seen in an answer, for `usage.arithmetic`. */
 export interface SeenUsage {
@@ -102,7 +103,7 @@ export async function checkSubmittedTask(
   if (id === undefined || submit === undefined) {
     run.fail('submit.answer', {
       expected: '2xx with { status: "success", response: { id, status: "ACCEPTED" } }',
-      observed: `${submit?.status ?? 'no answer'}: ${errorText(submitError)}`,
+      observed: `${submit?.status ?? 'no answer'}: ${describeClientError(submitError, run)}`,
       ...(submit ? { exchange: submit } : {}),
     });
     const why = 'needs the task Submit should have started (see submit.answer)';
@@ -152,7 +153,7 @@ export async function checkSubmittedTask(
   } catch (error) {
     run.fail('idempotency.same-key', {
       expected: `202 with the first answer again: id ${id}`,
-      observed: errorText(error),
+      observed: describeClientError(error, run),
       ...exchangeOf(run.recorder.latest('POST', '/submit')),
     });
   }
@@ -181,7 +182,7 @@ export async function checkSubmittedTask(
         ? undefined
         : {
             expected: '422 IDEMPOTENCY_KEY_REUSED',
-            observed: errorText(error),
+            observed: describeClientError(error, run),
             ...exchangeOf(run.recorder.latest('POST', '/submit')),
           },
     );
@@ -440,11 +441,25 @@ function exchangeOf(exchange: Exchange | undefined): { exchange?: Exchange } {
   return exchange ? { exchange } : {};
 }
 
-export function errorText(error: unknown): string {
-  if (TaskwireError.isInstance(error)) {
-    const status = error.status === undefined ? '' : `${error.status} `;
-    const reason = error.reason === undefined ? '' : `${error.reason}: `;
-    return `${status}${reason}${error.message}`;
+/**
+ * What a Submit sent through the client got, for `observed`: the answer as the checks see it, never
+ * the client's own advice. The run's first request reached the service, so the base URL is right,
+ * and an answer that is not the error body breaks the error-body rule, not the address.
+ */
+export function describeClientError(error: unknown, run: CheckRun): string {
+  if (!TaskwireError.isInstance(error))
+    return error instanceof Error ? error.message : String(error);
+  if (error.reason === 'NOT_A_TASKWIRE_ANSWER') {
+    const exchange = run.recorder.latest('POST', '/submit');
+    const type = exchange?.headers?.get('content-type') ?? 'no content type';
+    const body = typeof error.body === 'string' ? `: ${excerpt(error.body, 300, run.secrets)}` : '';
+    return error.code === 'http'
+      ? `${error.status} (${type}), not the error body { status: "error", statusCode, reason, message }${body}`
+      : `${exchange?.status ?? 'the answer'}: not JSON (${type})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  if (error.code === 'network')
+    return `no answer: the connection failed or broke (${error.cause instanceof Error ? error.cause.message : 'unknown'})`;
+  const status = error.status === undefined ? '' : `${error.status} `;
+  const reason = error.reason === undefined ? '' : `${error.reason}: `;
+  return `${status}${reason}${error.message}`;
 }

@@ -448,6 +448,34 @@ export const brokenServices: BrokenService[] = [
     }),
   },
   {
+    check: 'stream.framing',
+    name: 'messages not separated by blank lines',
+    observed:
+      /^messages not separated by blank lines: \d+ data: lines came, and no blank line ended a message$/,
+    // With no message read, nothing can be said of their ids, their end or their timing.
+    skips: ['stream.event-ids', 'stream.final-event', 'stream.live'],
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      return rewriteStream(response, (text) => text.replace(/\n\n/g, '\n'));
+    }),
+  },
+  {
+    check: 'stream.framing',
+    name: 'two events in one message',
+    // The event merged into the first message is lost to a reader: Get Result lists one more.
+    alsoFails: ['stream.event-ids'],
+    observed:
+      /^message 1 holds 2 events, one on each of its data: lines: messages not separated by blank lines$/,
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      return rewriteStream(response, (text, index) =>
+        index === 0 ? text.replace(/\n\n$/, '\n') : text,
+      );
+    }),
+  },
+  {
     check: 'stream.event-ids',
     name: 'custom events without their id: line',
     observed: /has no id: line/,

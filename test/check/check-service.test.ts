@@ -110,6 +110,35 @@ describe('checkService', () => {
     expect(failed[0]!.observed).toContain('Access-Control-Allow-Origin: (none)');
   });
 
+  it('names the rule that broke, and never a wrong baseUrl when the URL was right', async () => {
+    const service = checkedService();
+    // Refusals in a shape of the service's own: { error: { code, message } }.
+    const send = async (request: Request) => {
+      const response = await service.fetch(request);
+      if (response.ok || response.status === 204) return response;
+      const body = (await response.json()) as { reason: string; message: string };
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      return new Response(JSON.stringify({ error: { code: body.reason, message: body.message } }), {
+        status: response.status,
+        headers,
+      });
+    };
+    const report = await checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: send });
+
+    const errorsBody = report.results.find((result) => result.id === 'errors.body')!;
+    expect(errorsBody.outcome).toBe('fail');
+    expect(errorsBody.observed).toMatch(/the body does not have the error shape/);
+    const otherBody = report.results.find((result) => result.id === 'idempotency.other-body')!;
+    expect(otherBody.outcome).toBe('fail');
+    expect(otherBody.observed).toMatch(
+      /^422 .*, not the error body \{ status: "error", statusCode, reason, message \}: \{"error":/,
+    );
+    for (const result of report.results) {
+      expect(`${result.expected} ${result.observed}`, result.id).not.toMatch(/baseUrl|base URL/);
+    }
+  });
+
   it('links every check to a heading of docs/protocol.md', () => {
     for (const check of CHECKS) {
       const [file, anchor] = check.rule.split('#');
