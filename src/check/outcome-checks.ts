@@ -16,7 +16,7 @@ import {
 } from './answer-checks.js';
 import { recordProblem, type SeenUsage } from './task-checks.js';
 import type { Exchange } from './recorder.js';
-import { excerpt } from './shown-text.js';
+import { excerpt, seconds } from './shown-text.js';
 
 /**
  * An outcome's usage beside the usage Get Result has for the same task, for `usage.in-outcomes`:
@@ -35,10 +35,6 @@ export interface OutcomeUsage {
 const EXECUTE_GRACE = 1.05;
 /** Execute's limit and a quarter: when the client stops waiting (25 s for 20), and so the check. */
 const EXECUTE_GIVE_UP = 1.25;
-
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(2))} s`;
-}
 
 /**
  * `execute.deadline`: Execute answered, the outcome or its timeout, within its limit (the interface

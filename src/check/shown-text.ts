@@ -2,7 +2,7 @@
  * What the checks show of text they did not write (docs/checking-your-service.md, "What it never
  * shows"): a service's answers and a user's secrets pass through here before they reach a report,
  * so a hostile or broken service cannot write to the terminal, and no secret is ever printed, not
- * even a part of one cut off at the end of an excerpt.
+ * even a part of one cut off at the end of an excerpt. Durations are written here too, one way.
  */
 
 /**
@@ -59,4 +59,9 @@ export function escapeControl(text: string): string {
 export function excerpt(text: string, max: number, secrets: readonly Secret[]): string {
   const redacted = redact(text, secrets);
   return redacted.length > max ? `${redacted.slice(0, max)}…` : redacted;
+}
+
+/** A duration in milliseconds as messages show it: `1.25 s`. */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(2))} s`;
 }

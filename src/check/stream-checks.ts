@@ -30,7 +30,7 @@ import { recordProblem, type SeenUsage } from './task-checks.js';
 import type { OutcomeUsage } from './outcome-checks.js';
 import { UNKNOWN_TASK } from './refusal-checks.js';
 import type { Exchange } from './recorder.js';
-import { excerpt } from './shown-text.js';
+import { excerpt, seconds } from './shown-text.js';
 
 /** `task.completed`, its usage's sums left to `usage.arithmetic`. */
 const completedShapeSchema = z.object({
@@ -66,10 +66,6 @@ const NOTICEABLE_MS = 500;
 function exchangeOf(error: unknown): { exchange?: Exchange } {
   const exchange = (error as { exchange?: Exchange } | undefined)?.exchange;
   return exchange ? { exchange } : {};
-}
-
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(2))} s`;
 }
 
 /** The stream checks of the checked task (all but the keep-alive). */
