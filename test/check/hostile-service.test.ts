@@ -209,4 +209,19 @@ describe('checkService against a hostile service', () => {
       checkService({ ...FAST, runTimeoutMs: 0, baseUrl: 'http://taskwire.test' }),
     ).rejects.toThrow(/runTimeoutMs/);
   });
+
+  it('escapes the control characters of a refusal it stops on, in the error it rejects with', async () => {
+    const refusing: Send = () =>
+      Promise.resolve(
+        new Response(
+          `{"status":"error","statusCode":401,"reason":"UNAUTHENTICATED","message":"${HOSTILE_TEXT}"}`,
+          { status: 401, headers: { 'content-type': 'application/json' } },
+        ),
+      );
+    const run = checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: refusing });
+    await expect(run).rejects.toMatchObject({ code: 'http', status: 401 });
+    const error = (await run.catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain('\\x1B]52;c;');
+    expect(error.message).not.toMatch(RAW_CONTROL);
+  });
 });
