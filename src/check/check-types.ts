@@ -32,8 +32,9 @@ export interface CheckResult {
   /** What came instead, on a failure or a warning. */
   observed?: string;
   /**
-   * A `curl` command that sends the request that showed the failure, its tokens written as
-   * `$TASKWIRE_USER_TOKEN`, `$TASKWIRE_CLIENT_TOKEN` and `$TASKWIRE_OTHER_USER_TOKEN`.
+   * A `curl` command that sends the request that showed the failure or warning, its tokens written
+   * as `$TASKWIRE_USER_TOKEN`, `$TASKWIRE_CLIENT_TOKEN` and `$TASKWIRE_OTHER_USER_TOKEN`, and the
+   * value of each header given as `$TASKWIRE_HEADER_<NAME>`.
    */
   curl?: string;
 }
@@ -94,7 +95,7 @@ export interface CheckServiceOptions {
   /** A second user's token, for `result.other-user`; without it that check is skipped. */
   otherUserToken?: string;
   /**
-   * The task the checks start (three times: by Submit, Stream and Execute). Defaults to `render-video`, the reference
+   * The task the checks start (four times: by Submit, Stream, Execute, and Execute with `failingParams`). Defaults to `render-video`, the reference
    * service's demo task with progress, partial results, custom events and a charge.
    */
   task?: string;
