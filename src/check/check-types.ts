@@ -95,8 +95,9 @@ export interface CheckServiceOptions {
   /** A second user's token, for `result.other-user`; without it that check is skipped. */
   otherUserToken?: string;
   /**
-   * The task the checks start (four times: by Submit, Stream, Execute, and Execute with `failingParams`). Defaults to `render-video`, the reference
-   * service's demo task with progress, partial results, custom events and a charge.
+   * The task the checks start (four times: by Submit, Stream, Execute, and Execute with
+   * `failingParams`). Defaults to `render-video`, the reference service's demo task with
+   * progress, partial results, custom events and a charge.
    */
   task?: string;
   /**
