@@ -10,7 +10,7 @@ import { errorBodySchema } from '../protocol/error-body.js';
 import { taskRecordSchema } from '../protocol/records.js';
 import { executeRecordSchema } from '../protocol/start-answers.js';
 import { usageShapeSchema } from '../protocol/usage.js';
-import type { Answer } from './check-run.js';
+import { TOO_LARGE, type Answer } from './check-run.js';
 
 /** A task record as Get Result answers it, its usage's sums left to `usage.arithmetic`. */
 export const recordShapeSchema = z.extend(taskRecordSchema, {
@@ -57,6 +57,7 @@ export function refusalProblem(answer: Answer, status: number, reason: string): 
 
 /** What is wrong with an error answer's body (docs/protocol.md, "Error bodies"); undefined when nothing. */
 export function errorBodyProblem(answer: Answer): string | undefined {
+  if (answer.tooLarge) return `the answer is ${TOO_LARGE}`;
   if (!isJsonAnswer(answer))
     return `Content-Type is ${answer.headers.get('content-type') ?? 'missing'}, not application/json`;
   if (answer.json === undefined) return 'the body is not JSON';
@@ -70,6 +71,7 @@ export function errorBodyProblem(answer: Answer): string | undefined {
 
 /** What is wrong with a success envelope holding `schema`; undefined when nothing. */
 export function envelopeProblem(answer: Answer, schema: z.ZodMiniType): string | undefined {
+  if (answer.tooLarge) return `the answer is ${TOO_LARGE}`;
   if (!isJsonAnswer(answer))
     return `Content-Type is ${answer.headers.get('content-type') ?? 'missing'}, not application/json`;
   const json = answer.json;

@@ -29,14 +29,23 @@ export interface CapturedStream {
   /** When the answer's headers came, then each chunk of the body. */
   openedAt: number;
   chunkTimes: number[];
-  /** How the reading ended. */
-  end: 'closed' | 'still-open' | 'broke' | 'time-limit';
+  /**
+   * How the reading ended: the body closed, stayed open after the final event, broke off, took
+   * longer than allowed, or passed `maxBytes` (and was read no further).
+   */
+  end: 'closed' | 'still-open' | 'broke' | 'time-limit' | 'too-large';
+  /** How many bytes of the body were read. */
+  bytes: number;
+  /** How many characters came after the last line end: a line still open when the reading ended. */
+  openLine: number;
   /** When the body closed, broke or was given up. */
   endedAt: number;
   /** When the first final event (`task.completed` / `task.failed`) arrived. */
   finalAt?: number;
   /** Whether the body ended inside a message, with no blank line after it. */
   unterminated: boolean;
+  /** How many `data:` lines came after the last blank line: a message, or several, never ended. */
+  unendedDataLines: number;
 }
 
 /** When to stop reading. */
@@ -45,6 +54,8 @@ export interface CaptureLimits {
   closeWithinMs: number;
   /** Give up after this long in all. */
   maxDurationMs: number;
+  /** Read no more than this many bytes, so a body that never ends holds no more memory. */
+  maxBytes: number;
   /** Aborts the reading. */
   signal?: AbortSignal;
 }
@@ -75,8 +86,11 @@ export async function captureEventStream(
     openedAt,
     chunkTimes: [],
     end: 'closed',
+    bytes: 0,
+    openLine: 0,
     endedAt: openedAt,
     unterminated: false,
+    unendedDataLines: 0,
   };
   const parser = createParser({
     onEvent(event) {
@@ -127,7 +141,13 @@ export async function captureEventStream(
       if (done) break;
       captured.chunkTimes.push(performance.now());
       const hadFinal = captured.finalAt !== undefined;
-      onChunk(value);
+      const room = limits.maxBytes - captured.bytes;
+      captured.bytes += value.byteLength;
+      onChunk(value.subarray(0, Math.max(0, room)));
+      if (captured.bytes > limits.maxBytes) {
+        stop('too-large');
+        break;
+      }
       if (!hadFinal && captured.finalAt !== undefined) arm(limits.closeWithinMs, 'still-open');
     }
     captured.end = stopReason ?? 'closed';
@@ -138,13 +158,15 @@ export async function captureEventStream(
     limits.signal?.removeEventListener('abort', onAbort);
   }
   captured.endedAt = performance.now();
+  captured.openLine = tail.length - Math.max(tail.lastIndexOf('\n'), tail.lastIndexOf('\r')) - 1;
+  if (captured.end === 'too-large') return captured;
   const rest = decoder.decode();
   // A body that ends in CR leaves the parser waiting for a possible LF: end that line.
   if (/\r$/.test(rest === '' ? lastText : rest)) feed(`${rest}\n`);
   else if (rest !== '') feed(rest);
   // Left over: lines that no blank line ended, comments aside.
-  captured.unterminated = tail
-    .split(/\r\n|\r|\n/)
-    .some((line) => line !== '' && !line.startsWith(':'));
+  const left = tail.split(/\r\n|\r|\n/);
+  captured.unterminated = left.some((line) => line !== '' && !line.startsWith(':'));
+  captured.unendedDataLines = left.filter((line) => /^data(:|$)/.test(line)).length;
   return captured;
 }

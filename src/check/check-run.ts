@@ -7,7 +7,9 @@
 import type { JsonObject } from '../protocol/records.js';
 import { CHECKS, type CheckId } from './check-catalogue.js';
 import type { CheckProgress, CheckResult } from './check-types.js';
-import { curlOf, Recorder, redact, type Exchange, type Secret } from './recorder.js';
+import { curlOf, Recorder, type Exchange } from './recorder.js';
+import { escapeControl, excerpt, redact, type Secret } from './shown-text.js';
+import { lookalikeId, madeUpId } from './unknown-ids.js';
 
 /** The options of a run, with every default applied. */
 export interface ResolvedOptions {
@@ -17,13 +19,19 @@ export interface ResolvedOptions {
   otherUserToken: string | undefined;
   task: string;
   params: JsonObject;
+  failingParams: JsonObject | undefined;
   keepAliveTask: { task: string; params: JsonObject } | undefined;
+  /** The headers given, their names in lower case. */
+  headers: Array<[name: string, value: string]>;
   origin: string;
   pollIntervalMs: number;
   taskTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveMs: number;
   closeWithinMs: number;
+  executeDeadlineMs: number;
+  runTimeoutMs: number;
+  /** Aborted when the caller aborts the run or its deadline passes. */
   signal: AbortSignal | undefined;
   onProgress: ((progress: CheckProgress) => void) | undefined;
 }
@@ -44,6 +52,8 @@ export interface RequestSpec {
   body?: unknown;
   /** More headers. */
   headers?: Record<string, string>;
+  /** How long to wait for the answer, in milliseconds. Defaults to the run's `requestTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 /** A JSON answer, read whole. */
@@ -53,14 +63,25 @@ export interface Answer {
   status: number;
   headers: Headers;
   text: string;
+  /** The body as messages show it: every secret in it hidden (shown-text.ts). */
+  shown: string;
   /** The body parsed as JSON; `undefined` when it is not JSON. */
   json: unknown;
+  /** Whether the body was larger than {@link MAX_CAPTURED_BYTES}, and so read only that far. */
+  tooLarge: boolean;
   /** Why no answer came, when none did. */
   error?: string;
 }
 
-/** The largest answer a check reads: 1 MiB is more than any answer of the protocol needs. */
-const MAX_ANSWER_CHARACTERS = 1024 * 1024;
+/**
+ * The most of one answer or one stream a check reads: 1 MiB is more than any answer of the
+ * protocol needs, and a service cannot make a run hold more (docs/checking-your-service.md).
+ */
+export const MAX_CAPTURED_BYTES = 1024 * 1024;
+
+/** What a check says of an answer or stream past {@link MAX_CAPTURED_BYTES}. */
+export const TOO_LARGE =
+  'larger than 1 MiB, more than the protocol needs: taskwire-check read no further';
 
 /** A failure's details. */
 export interface Failure {
@@ -79,8 +100,9 @@ export class CheckRun {
 
   constructor(options: ResolvedOptions, send: (request: Request) => Promise<Response>) {
     this.options = options;
-    this.recorder = new Recorder(send, options.origin);
+    this.recorder = new Recorder(send, options.origin, options.headers);
     this.secrets = [
+      ...options.headers.flatMap(([name, value]) => headerSecrets(name, value)),
       { value: options.userToken, variable: '$TASKWIRE_USER_TOKEN' },
       ...(options.clientToken === undefined
         ? []
@@ -89,6 +111,17 @@ export class CheckRun {
         ? []
         : [{ value: options.otherUserToken, variable: '$TASKWIRE_OTHER_USER_TOKEN' } as const]),
     ];
+  }
+
+  /** The id of the first task the run started, which tells the shape of the service's ids. */
+  knownId: string | undefined;
+
+  /**
+   * An id the service never gave out, of the shape of its own ids when one is known (so a service
+   * that checks its ids' format reads it as unknown, not malformed), else a made-up one.
+   */
+  unknownId(): string {
+    return this.knownId === undefined ? madeUpId() : lookalikeId(this.knownId);
   }
 
   /** The full URL of `path` below the base URL. */
@@ -106,9 +139,22 @@ export class CheckRun {
    * aborted before it) is skipped, so a report always lists every check.
    */
   results(): CheckResult[] {
-    for (const check of CHECKS)
-      if (!this.#results.has(check.id)) this.skip(check.id, 'not reached: the run was aborted');
-    return CHECKS.map((check) => this.#results.get(check.id)!);
+    return CHECKS.map(
+      (check) =>
+        this.#results.get(check.id) ?? {
+          id: check.id,
+          title: check.title,
+          rule: check.rule,
+          level: check.level,
+          outcome: 'skipped',
+          why: 'not reached: the run was aborted',
+        },
+    );
+  }
+
+  /** The checks that have ended so far, in the order they ended. */
+  ended(): CheckId[] {
+    return [...this.#results.keys()];
   }
 
   pass(id: CheckId, note?: string): void {
@@ -119,9 +165,10 @@ export class CheckRun {
     this.#record(id, { outcome: 'skipped', why });
   }
 
+  /** Records a broken rule: a failure, or a warning for a rule of taskwire's own contract. */
   fail(id: CheckId, failure: Failure): void {
     this.#record(id, {
-      outcome: 'fail',
+      outcome: checkOf(id).level === 'contract' ? 'warn' : 'fail',
       expected: failure.expected,
       observed: failure.observed,
       ...(failure.exchange ? { curl: curlOf(failure.exchange.request, this.secrets) } : {}),
@@ -134,13 +181,11 @@ export class CheckRun {
     else this.pass(id, note);
   }
 
-  #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule'>): void {
-    if (this.#results.has(id)) return;
-    const check = CHECKS.find((candidate) => candidate.id === id)!;
-    const result = redactResult(
-      { id, title: check.title, rule: check.rule, ...outcome },
-      this.secrets,
-    );
+  #record(id: CheckId, outcome: Omit<CheckResult, 'id' | 'title' | 'rule' | 'level'>): void {
+    // Once the run is aborted, the requests cut short would only report the abort.
+    if (this.#results.has(id) || this.options.signal?.aborted) return;
+    const { title, rule, level } = checkOf(id);
+    const result = shownResult({ id, title, rule, level, ...outcome }, this.secrets);
     this.#results.set(id, result);
     this.options.onProgress?.({ result, done: this.#results.size, total: CHECKS.length });
   }
@@ -171,18 +216,20 @@ export class CheckRun {
 
   /** Sends `spec` and reads its answer whole, within the request deadline; never rejects. */
   async send(spec: RequestSpec): Promise<Answer> {
-    const signal = this.#deadline(this.options.requestTimeoutMs);
+    const signal = this.#deadline(spec.timeoutMs ?? this.options.requestTimeoutMs);
     const { exchange, response, error } = await this.recorder.record(this.request(spec, signal));
     let failure = error;
     if (response !== undefined) {
       try {
-        const text = await readText(response);
+        const { text, tooLarge } = await readText(response);
         return {
           exchange,
           status: response.status,
           headers: response.headers,
           text,
-          json: parseJson(text),
+          shown: redact(text, this.secrets),
+          json: tooLarge ? undefined : parseJson(text),
+          tooLarge,
         };
       } catch (readError) {
         failure = readError;
@@ -193,7 +240,9 @@ export class CheckRun {
       status: 0,
       headers: new Headers(),
       text: '',
+      shown: '',
       json: undefined,
+      tooLarge: false,
       error: describeError(failure, signal),
     };
   }
@@ -238,26 +287,56 @@ export class CheckRun {
   }
 }
 
-/** `result` with every token value in its text replaced by its variable. */
-function redactResult(result: CheckResult, secrets: readonly Secret[]): CheckResult {
+function checkOf(id: CheckId): (typeof CHECKS)[number] {
+  return CHECKS.find((candidate) => candidate.id === id)!;
+}
+
+/**
+ * The secrets of a header given: its value, and for a cookie each cookie's own value too, which a
+ * service may well echo alone.
+ */
+function headerSecrets(name: string, value: string): Secret[] {
+  const variable = `$TASKWIRE_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}` as const;
+  const cookies =
+    name === 'cookie'
+      ? value
+          .split(';')
+          .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+          .filter((cookie) => cookie.length >= 4)
+      : [];
+  return [value, ...cookies].map((secret) => ({ value: secret, variable }));
+}
+
+/**
+ * `result` as every output shows it: each secret replaced by its variable, each control character
+ * escaped; the `curl` command keeps the line feeds between its own lines.
+ */
+function shownResult(result: CheckResult, secrets: readonly Secret[]): CheckResult {
   const copy: Record<string, unknown> = { ...result };
   for (const [key, value] of Object.entries(copy)) {
-    if (typeof value === 'string') copy[key] = redact(value, secrets);
+    if (typeof value !== 'string') continue;
+    const lines = key === 'curl' ? value.split('\n') : [value];
+    copy[key] = lines.map((line) => escapeControl(redact(line, secrets))).join('\n');
   }
   return copy as unknown as CheckResult;
 }
 
-async function readText(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+/** Reads a body as text, at most {@link MAX_CAPTURED_BYTES} of it; a larger one is cancelled there. */
+async function readText(response: Response): Promise<{ text: string; tooLarge: boolean }> {
+  if (response.body === null) return { text: '', tooLarge: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
   let text = '';
+  let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text;
-    text += value;
-    if (text.length > MAX_ANSWER_CHARACTERS) {
-      await reader.cancel();
-      return text.slice(0, MAX_ANSWER_CHARACTERS);
+    if (done) return { text: text + decoder.decode(), tooLarge: false };
+    const room = MAX_CAPTURED_BYTES - size;
+    size += value.byteLength;
+    text += decoder.decode(value.subarray(0, room), { stream: true });
+    if (size > MAX_CAPTURED_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return { text: text + decoder.decode(), tooLarge: true };
     }
   }
 }
@@ -277,10 +356,13 @@ function describeError(error: unknown, signal: AbortSignal): string {
   return `the request failed: ${error instanceof Error ? error.message : String(error)}${code}`;
 }
 
-/** A short text of an answer for `observed`: its status and the start of its body. */
+/**
+ * A short text of an answer for `observed`: its status and the start of its body, cut after its
+ * secrets were hidden.
+ */
 export function describeAnswer(answer: Answer): string {
   if (answer.status === 0) return `no answer: ${answer.error ?? 'unknown error'}`;
   const type = answer.headers.get('content-type');
-  const body = answer.text.length > 300 ? `${answer.text.slice(0, 300)}…` : answer.text;
+  const body = `${excerpt(answer.shown, 300, [])}${answer.tooLarge ? ` (${TOO_LARGE})` : ''}`;
   return `${answer.status}${type ? ` (${type})` : ''}${body === '' ? ', no body' : ` ${body}`}`;
 }

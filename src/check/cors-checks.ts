@@ -5,7 +5,6 @@
  * cannot see the service's hint.
  */
 import { describeAnswer, type CheckRun } from './check-run.js';
-import { madeUpId } from './refusal-checks.js';
 
 /** The headers every answer must expose. */
 const EXPOSED = ['x-task-id', 'location', 'retry-after'];
@@ -32,7 +31,10 @@ export async function checkPreflights(run: CheckRun): Promise<void> {
     return;
   }
   const origin = run.options.origin;
-  const post = ['authorization', 'x-app-authorization', 'content-type'];
+  // The headers given go on each request; a browser names them in the preflight, but the cookie,
+  // which it adds by itself.
+  const given = run.options.headers.map(([name]) => name).filter((name) => name !== 'cookie');
+  const post = ['authorization', 'x-app-authorization', 'content-type', ...given];
   const endpoints = [
     { method: 'POST', path: run.taskPath('submit'), headers: [...post, 'idempotency-key'] },
     { method: 'POST', path: run.taskPath('stream'), headers: post },
@@ -40,8 +42,8 @@ export async function checkPreflights(run: CheckRun): Promise<void> {
     { method: 'POST', path: run.taskPath('options'), headers: post },
     {
       method: 'GET',
-      path: run.taskPath(`${encodeURIComponent(madeUpId())}/result`),
-      headers: ['authorization', 'x-app-authorization'],
+      path: run.taskPath(`${encodeURIComponent(run.unknownId())}/result`),
+      headers: ['authorization', 'x-app-authorization', ...given],
     },
   ];
   for (const endpoint of endpoints) {

@@ -4,6 +4,7 @@
  * headers; bodies are read by the checks), counts the tasks the service started, and refuses to
  * start more than 20. A failure's `curl` command is written from what it kept.
  */
+import { redact, type Secret } from './shown-text.js';
 
 /** A request as it was sent. */
 export interface RecordedRequest {
@@ -22,12 +23,6 @@ export interface Exchange {
   headers?: Headers;
 }
 
-/** A token's value and the shell variable that stands for it in everything shown. */
-export interface Secret {
-  value: string;
-  variable: '$TASKWIRE_USER_TOKEN' | '$TASKWIRE_CLIENT_TOKEN' | '$TASKWIRE_OTHER_USER_TOKEN';
-}
-
 /** The most tasks one run may start, whatever a broken service answers. */
 export const MAX_TASKS = 20;
 
@@ -41,10 +36,17 @@ export class Recorder {
   readonly startedTasks = new Set<string>();
   readonly #send: (request: Request) => Promise<Response>;
   readonly #origin: string;
+  readonly #headers: ReadonlyArray<[name: string, value: string]>;
 
-  constructor(send: (request: Request) => Promise<Response>, origin: string) {
+  /** `headers` go on every request but the CORS preflights, which a browser sends without them. */
+  constructor(
+    send: (request: Request) => Promise<Response>,
+    origin: string,
+    headers: ReadonlyArray<[name: string, value: string]> = [],
+  ) {
     this.#send = send;
     this.#origin = origin;
+    this.#headers = headers;
   }
 
   /** The recording `fetch`. */
@@ -63,6 +65,8 @@ export class Recorder {
   ): Promise<{ exchange: Exchange; response?: Response; error?: unknown }> {
     const headers = new Headers(incoming.headers);
     if (!headers.has('origin')) headers.set('origin', this.#origin);
+    if (incoming.method !== 'OPTIONS')
+      for (const [name, value] of this.#headers) headers.set(name, value);
     const body =
       incoming.method === 'GET' || incoming.method === 'HEAD' || incoming.body === null
         ? undefined
@@ -121,22 +125,13 @@ export class Recorder {
   }
 }
 
-/** `text` with every token's value replaced by its variable. */
-export function redact(text: string, secrets: readonly Secret[]): string {
-  let redacted = text;
-  for (const { value, variable } of [...secrets].sort((a, b) => b.value.length - a.value.length)) {
-    if (value !== '') redacted = redacted.split(value).join(variable);
-  }
-  return redacted;
-}
-
 function singleQuoted(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** One shell word for `text`, in which the token variables are left for the shell to expand. */
+/** One shell word for `text`, in which the secrets' variables are left for the shell to expand. */
 function shellWord(text: string): string {
-  const parts = text.split(/(\$TASKWIRE_(?:USER|CLIENT|OTHER_USER)_TOKEN)/);
+  const parts = text.split(/(\$TASKWIRE_[A-Z0-9_]+)/);
   if (parts.length === 1) return singleQuoted(text);
   const literal = parts.filter((_, index) => index % 2 === 0).join('');
   if (!/["\\$`]/.test(literal)) return `"${text}"`;
@@ -146,8 +141,8 @@ function shellWord(text: string): string {
 }
 
 /**
- * A `curl` command that sends `request` again, with its tokens written as shell variables, so the
- * command can be pasted into an issue without leaking them.
+ * A `curl` command that sends `request` again, with its secrets (tokens, headers given) written as
+ * shell variables, so the command can be pasted into an issue without leaking them.
  */
 export function curlOf(request: RecordedRequest, secrets: readonly Secret[]): string {
   const lines = [

@@ -1,7 +1,8 @@
 /**
  * The refusals: requests without or with bad tokens (docs/protocol.md, "Headers and tokens"), an
- * unknown id, task and path (docs/protocol.md, "Get Result", "Error bodies", "Paths and names"),
- * and the error body they all carry. The token checks ask Get Result and Options, which start no
+ * unknown task and path (docs/protocol.md, "Error bodies", "Paths and names"), and the error body
+ * they all carry; the unknown ids are asked in task-checks.ts, once an id of the service's shape is
+ * known. The token checks ask Get Result and Options, which start no
  * task whatever a service does with them.
  */
 import { describeAnswer, type Answer, type CheckRun, type RequestSpec } from './check-run.js';
@@ -11,13 +12,8 @@ import type { CheckId } from './check-catalogue.js';
 /** A name no service has a task for. */
 export const UNKNOWN_TASK = 'taskwire-check-no-such-task';
 
-/** A made-up task id that no service gave out. */
-export function madeUpId(): string {
-  return `taskwire-check-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
 /** Checks each request of `specs` for `status` and `reason`; records the first that is wrong. */
-async function expectRefusals(
+export async function expectRefusals(
   run: CheckRun,
   id: CheckId,
   specs: readonly RequestSpec[],
@@ -42,12 +38,12 @@ async function expectRefusals(
 }
 
 /**
- * The token checks, the unknown id, task and path checks; the error answers they get are added to
+ * The token checks, the unknown task and path checks; the error answers they get are added to
  * `refusals` for `errors.body`.
  */
 export async function checkRefusals(run: CheckRun, refusals: Answer[]): Promise<void> {
   const { params } = run.options;
-  const resultPath = run.taskPath(`${encodeURIComponent(madeUpId())}/result`);
+  const resultPath = run.taskPath(`${encodeURIComponent(run.unknownId())}/result`);
   const both = (extra: Partial<RequestSpec>): RequestSpec[] => [
     { method: 'GET', path: resultPath, ...extra },
     { method: 'POST', path: run.taskPath('options'), body: { params }, ...extra },
@@ -93,20 +89,12 @@ export async function checkRefusals(run: CheckRun, refusals: Answer[]): Promise<
   );
   await expectRefusals(
     run,
-    'result.unknown-id',
-    [{ method: 'GET', path: resultPath }],
-    404,
-    'RESULT_NOT_FOUND',
-    refusals,
-  );
-  await expectRefusals(
-    run,
     'unknown.task',
     [
       { method: 'POST', path: run.taskPath('submit', UNKNOWN_TASK), body: { params: {} } },
       {
         method: 'GET',
-        path: run.taskPath(`${encodeURIComponent(madeUpId())}/result`, UNKNOWN_TASK),
+        path: run.taskPath(`${encodeURIComponent(run.unknownId())}/result`, UNKNOWN_TASK),
       },
     ],
     404,

@@ -4,8 +4,19 @@
  * ids against Get Result's list, the final event and the close, the keep-alives of a silent task,
  * and a refusal before the start answered as JSON.
  */
-import { captureEventStream, typeOf, type CapturedStream } from './capture-event-stream.js';
-import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import {
+  captureEventStream,
+  typeOf,
+  type CapturedMessage,
+  type CapturedStream,
+} from './capture-event-stream.js';
+import {
+  describeAnswer,
+  MAX_CAPTURED_BYTES,
+  TOO_LARGE,
+  type Answer,
+  type CheckRun,
+} from './check-run.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
 import {
   failedEventSchema,
@@ -16,8 +27,10 @@ import { jsonObjectSchema } from '../protocol/records.js';
 import { usageShapeSchema } from '../protocol/usage.js';
 import * as z from 'zod/mini';
 import { recordProblem, type SeenUsage } from './task-checks.js';
+import type { OutcomeUsage } from './outcome-checks.js';
 import { UNKNOWN_TASK } from './refusal-checks.js';
 import type { Exchange } from './recorder.js';
+import { excerpt, seconds } from './shown-text.js';
 
 /** `task.completed`, its usage's sums left to `usage.arithmetic`. */
 const completedShapeSchema = z.object({
@@ -41,7 +54,13 @@ const STREAM_CHECKS = [
   'stream.framing',
   'stream.event-ids',
   'stream.final-event',
+  'stream.live',
 ] as const;
+
+/** Messages that came within this many milliseconds of one another came in one burst. */
+const BURST_MS = 50;
+/** A final event this long after the request, or longer, ended a task that took noticeable time. */
+const NOTICEABLE_MS = 500;
 
 /** The exchange `CheckRun.open` attaches to the error it rejects with. */
 function exchangeOf(error: unknown): { exchange?: Exchange } {
@@ -49,18 +68,19 @@ function exchangeOf(error: unknown): { exchange?: Exchange } {
   return exchange ? { exchange } : {};
 }
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(2))} s`;
-}
-
 /** The stream checks of the checked task (all but the keep-alive). */
-export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<void> {
+export async function checkStream(
+  run: CheckRun,
+  usages: SeenUsage[],
+  outcomeUsages: OutcomeUsage[],
+): Promise<void> {
   const spec = {
     method: 'POST',
     path: run.taskPath('stream'),
     body: { params: run.options.params },
   } as const;
   let opened: { exchange: Exchange; response: Response };
+  const sentAt = performance.now();
   try {
     opened = await run.open(spec);
   } catch (error) {
@@ -79,7 +99,7 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
     const text = await response.text().catch(() => '');
     run.fail('stream.headers', {
       expected: '200 text/event-stream',
-      observed: `${response.status}${type ? ` (${type})` : ''} ${text.slice(0, 300)}`,
+      observed: `${response.status}${type ? ` (${type})` : ''} ${excerpt(text, 300, run.secrets)}`,
       exchange,
     });
     for (const check of STREAM_CHECKS) run.skip(check, 'needs a stream (see stream.headers)');
@@ -107,20 +127,27 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
   const captured = await captureEventStream(response.body, {
     closeWithinMs: run.options.closeWithinMs,
     maxDurationMs: run.options.taskTimeoutMs,
+    maxBytes: MAX_CAPTURED_BYTES,
     ...(run.options.signal ? { signal: run.options.signal } : {}),
   });
   checkFraming(run, captured, exchange);
-  checkFinalEvent(run, captured, exchange);
-  for (const message of captured.messages) {
-    if (typeOf(message) !== 'task.completed') continue;
-    try {
-      const event = JSON.parse(message.data) as { usage?: unknown };
-      if (event.usage !== undefined)
-        usages.push({ where: "the stream's task.completed", usage: event.usage, exchange });
-    } catch {
-      // Not JSON: stream.framing says so.
-    }
+  if (captured.end === 'too-large') {
+    const why = 'needs a stream of at most 1 MiB (see stream.framing)';
+    run.skip('stream.final-event', why);
+    run.skip('stream.event-ids', why);
+    run.skip('stream.live', why);
   }
+  if (captured.messages.length === 0) {
+    const why = 'needs messages it can read (see stream.framing)';
+    run.skip('stream.final-event', why);
+    run.skip('stream.event-ids', why);
+    run.skip('stream.live', why);
+  }
+  checkFinalEvent(run, captured, exchange);
+  checkLive(run, captured, sentAt, exchange);
+  const completed = completedEvent(captured);
+  if (completed?.usage !== undefined)
+    usages.push({ where: "the stream's task.completed", usage: completed.usage, exchange });
 
   // x-task-id, and the record it names, read once the stream has ended.
   const taskId = response.headers.get('x-task-id');
@@ -155,7 +182,26 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
   const usage = (record.json as { response: { usage?: unknown } }).response.usage;
   if (usage !== undefined)
     usages.push({ where: 'Get Result of the streamed task', usage, exchange: record.exchange });
+  if (completed !== undefined)
+    outcomeUsages.push({
+      where: "the stream's task.completed",
+      usage: completed.usage,
+      recordUsage: usage,
+      exchange,
+    });
   checkEventIds(run, captured, record, exchange);
+}
+
+/** The stream's `task.completed` event, when it sent one that parses. */
+function completedEvent(captured: CapturedStream): { usage?: unknown } | undefined {
+  const message = captured.messages.find((candidate) => typeOf(candidate) === 'task.completed');
+  if (message === undefined) return undefined;
+  try {
+    return JSON.parse(message.data) as { usage?: unknown };
+  } catch {
+    // Not JSON: stream.framing says so.
+    return undefined;
+  }
 }
 
 function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
@@ -166,8 +212,16 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
       observed,
       exchange,
     });
+  if (captured.end === 'too-large') {
+    fail(`the stream was ${TOO_LARGE}${openLineNote(captured)}`);
+    return;
+  }
   if (captured.messages.length === 0) {
-    fail(`no message at all (the body ${captured.end === 'closed' ? 'closed' : 'was given up'})`);
+    fail(
+      captured.unendedDataLines > 0
+        ? `messages not separated by blank lines: ${captured.unendedDataLines} data: lines came, and no blank line ended a message`
+        : `no message at all (the body ${captured.end === 'closed' ? 'closed' : 'was given up'})`,
+    );
     return;
   }
   for (const [index, message] of captured.messages.entries()) {
@@ -179,12 +233,18 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
     try {
       event = JSON.parse(data);
     } catch {
-      return fail(`${where}'s data is not JSON: ${data.slice(0, 120)}`);
+      const events = eventsPerLine(data);
+      return fail(
+        events > 1
+          ? `${where} holds ${events} events, one on each of its data: lines: messages not separated by blank lines`
+          : `${where}'s data is not JSON: ${excerpt(data, 120, run.secrets)}`,
+      );
     }
     if (!isJsonObject(event))
-      return fail(`${where}'s data is not a JSON object: ${data.slice(0, 120)}`);
+      return fail(`${where}'s data is not a JSON object: ${excerpt(data, 120, run.secrets)}`);
     const type = event.type;
-    if (typeof type !== 'string') return fail(`${where} has no string type: ${data.slice(0, 120)}`);
+    if (typeof type !== 'string')
+      return fail(`${where} has no string type: ${excerpt(data, 120, run.secrets)}`);
     if (!type.startsWith('task.') && !type.startsWith('event.'))
       return fail(`${where} has the type '${type}', neither task.* nor event.*`);
     const schema = KNOWN_EVENTS[type];
@@ -194,6 +254,31 @@ function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchang
   if (captured.unterminated)
     return fail('the body ended inside a message (no blank line after it)');
   run.pass('stream.framing', `${captured.messages.length} messages`);
+}
+
+/**
+ * How many events a message's data holds when each of its lines is a JSON event of its own (two
+ * messages that lost the blank line between them); 0 when its lines are not.
+ */
+function eventsPerLine(data: string): number {
+  const lines = data.split('\n');
+  if (lines.length < 2) return 0;
+  for (const line of lines) {
+    try {
+      const value: unknown = JSON.parse(line);
+      if (!isJsonObject(value) || typeof value.type !== 'string') return 0;
+    } catch {
+      return 0;
+    }
+  }
+  return lines.length;
+}
+
+/** A note on a line that was still open when the reading stopped, when it was a long one. */
+function openLineNote(captured: CapturedStream): string {
+  return captured.openLine >= 64 * 1024
+    ? ` (its last ${Math.round(captured.openLine / 1024)} KiB are one line that never ended)`
+    : '';
 }
 
 function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
@@ -271,7 +356,7 @@ function checkEventIds(
     const b = listed[index];
     if (a?.type !== b?.type || a?.id !== b?.id) {
       run.fail('stream.event-ids', {
-        expected: `Get Result's events, in order, equal the stream's: ${shown(streamed).slice(0, 400)}`,
+        expected: `Get Result's events, in order, equal the stream's: ${excerpt(shown(streamed), 400, run.secrets)}`,
         observed: `event ${index + 1}: the stream sent ${a ? `${a.type} ${a.id}` : 'nothing'}, Get Result lists ${b ? `${b.type} ${b.id}` : 'nothing'}`,
         exchange: record.exchange,
       });
@@ -279,6 +364,76 @@ function checkEventIds(
     }
   }
   run.pass('stream.event-ids', `${streamed.length} custom events`);
+}
+
+/**
+ * `stream.live`: the stream is not held back and sent all at once at the end (by a buffering proxy,
+ * or a service that writes the stream when the task is done). It was, when every message, the
+ * final event and a `task.progress` below 100 % among them, came within {@link BURST_MS} of one
+ * another, at least {@link NOTICEABLE_MS} after the request was sent: a progress below 100 % is
+ * news only while the task runs. Skipped when the stream reported no such progress, or when a burst
+ * came too soon after the request to tell a held-back stream from a quick task.
+ */
+function checkLive(
+  run: CheckRun,
+  captured: CapturedStream,
+  sentAt: number,
+  exchange: Exchange,
+): void {
+  const messages = captured.messages;
+  const finalIndex = messages.findIndex((message) => {
+    const type = typeOf(message);
+    return type === 'task.completed' || type === 'task.failed';
+  });
+  if (finalIndex < 0) {
+    run.skip(
+      'stream.live',
+      'needs a stream that ends with its final event (see stream.final-event)',
+    );
+    return;
+  }
+  const upToFinal = messages.slice(0, finalIndex + 1);
+  const progress = upToFinal
+    .map((message) => percentOf(message))
+    .find((percent) => percent !== undefined && percent < 100);
+  if (progress === undefined) {
+    run.skip(
+      'stream.live',
+      'the stream reported no progress below 100 % to see it arrive while the task ran; name a task that reports progress (--task)',
+    );
+    return;
+  }
+  const first = upToFinal[0]!.at;
+  const final = upToFinal.at(-1)!.at;
+  const spread = final - first;
+  const after = final - sentAt;
+  if (spread > BURST_MS) {
+    run.pass('stream.live', `${upToFinal.length} messages over ${seconds(spread)}`);
+    return;
+  }
+  if (after < NOTICEABLE_MS) {
+    run.skip(
+      'stream.live',
+      `every message came at once, but the task ended within ${seconds(after)} of the request, too soon to tell a held-back stream from a quick task; name a task that runs for a second or more`,
+    );
+    return;
+  }
+  run.fail('stream.live', {
+    expected: `each message sent as the task reports it: its progress while it runs, not in one burst with the final event (held back: every message within ${BURST_MS} ms of one another, ${seconds(NOTICEABLE_MS)} or more after the request)`,
+    observed: `all ${upToFinal.length} messages came within ${Math.round(spread)} ms of one another, ${seconds(after)} after the request, a task.progress of ${Number(progress.toFixed(2))} % among them`,
+    exchange,
+  });
+}
+
+/** The percent of a `task.progress` message, when it is one. */
+function percentOf(message: CapturedMessage): number | undefined {
+  if (typeOf(message) !== 'task.progress') return undefined;
+  try {
+    const percent = (JSON.parse(message.data) as { percent?: unknown }).percent;
+    return typeof percent === 'number' ? percent : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `stream.keep-alive`: a task silent for longer than the keep-alive period gets comments in between. */
@@ -312,7 +467,7 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
     const text = await response.text().catch(() => '');
     run.fail('stream.keep-alive', {
       expected: `200, a stream of ${silent.task}`,
-      observed: `${response.status} ${text.slice(0, 300)}`,
+      observed: `${response.status} ${excerpt(text, 300, run.secrets)}`,
       exchange,
     });
     return;
@@ -321,8 +476,17 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
   const captured = await captureEventStream(response.body, {
     closeWithinMs: run.options.closeWithinMs,
     maxDurationMs: 3 * limit,
+    maxBytes: MAX_CAPTURED_BYTES,
     ...(run.options.signal ? { signal: run.options.signal } : {}),
   });
+  if (captured.end === 'too-large') {
+    run.fail('stream.keep-alive', {
+      expected: `a stream of ${silent.task}, comment lines in its silences`,
+      observed: `the stream was ${TOO_LARGE}${openLineNote(captured)}`,
+      exchange,
+    });
+    return;
+  }
   const times = [captured.openedAt, ...captured.chunkTimes];
   if (captured.end === 'time-limit' || captured.end === 'closed') times.push(captured.endedAt);
   let longest = 0;

@@ -19,8 +19,10 @@ import {
   reasonOf,
   shapeProblem,
 } from './answer-checks.js';
-import { madeUpId } from './refusal-checks.js';
+import { expectRefusals } from './refusal-checks.js';
+import { madeUpId } from './unknown-ids.js';
 import type { Exchange } from './recorder.js';
+import { excerpt } from './shown-text.js';
 
 /** A usage seen in an answer, for `usage.arithmetic`. */
 export interface SeenUsage {
@@ -93,19 +95,20 @@ export async function checkSubmittedTask(
   let id: string | undefined;
   let submitError: unknown;
   try {
-    id = (await client.submit(task, params, { idempotencyKey: key })).id;
+    id = (await client.submit(task, params, { idempotencyKey: key, ...signalOf(run) })).id;
   } catch (error) {
     submitError = error;
   }
   const submit = run.recorder.latest('POST', '/submit');
   if (id === undefined || submit === undefined) {
     run.fail('submit.answer', {
-      expected: '202 with { status: "success", response: { id, status: "ACCEPTED" } }',
-      observed: `${submit?.status ?? 'no answer'}: ${errorText(submitError)}`,
+      expected: '2xx with { status: "success", response: { id, status: "ACCEPTED" } }',
+      observed: `${submit?.status ?? 'no answer'}: ${describeClientError(submitError, run)}`,
       ...(submit ? { exchange: submit } : {}),
     });
     const why = 'needs the task Submit should have started (see submit.answer)';
     for (const check of [
+      'submit.status',
       'submit.location',
       'idempotency.same-key',
       'idempotency.other-body',
@@ -115,10 +118,14 @@ export async function checkSubmittedTask(
       'result.other-user',
     ] as const)
       run.skip(check, why);
+    await checkUnknownIds(run, refusals);
     return undefined;
   }
+  run.knownId = id;
+  run.pass('submit.answer');
+  // Any 2xx is what the client needs; 202 is taskwire's own contract.
   run.verdict(
-    'submit.answer',
+    'submit.status',
     submit.status === 202
       ? undefined
       : {
@@ -131,7 +138,7 @@ export async function checkSubmittedTask(
 
   // Idempotency --------------------------------------------------------------------------------
   try {
-    const again = await client.submit(task, params, { idempotencyKey: key });
+    const again = await client.submit(task, params, { idempotencyKey: key, ...signalOf(run) });
     const exchange = run.recorder.latest('POST', '/submit')!;
     run.verdict(
       'idempotency.same-key',
@@ -146,7 +153,7 @@ export async function checkSubmittedTask(
   } catch (error) {
     run.fail('idempotency.same-key', {
       expected: `202 with the first answer again: id ${id}`,
-      observed: errorText(error),
+      observed: describeClientError(error, run),
       ...exchangeOf(run.recorder.latest('POST', '/submit')),
     });
   }
@@ -154,6 +161,7 @@ export async function checkSubmittedTask(
     const other = await client.submit(task, params, {
       idempotencyKey: key,
       notification: { enabled: false, data: { title: 'taskwire-check: another body' } },
+      ...signalOf(run),
     });
     run.fail('idempotency.other-body', {
       expected: '422 IDEMPOTENCY_KEY_REUSED',
@@ -174,7 +182,7 @@ export async function checkSubmittedTask(
         ? undefined
         : {
             expected: '422 IDEMPOTENCY_KEY_REUSED',
-            observed: errorText(error),
+            observed: describeClientError(error, run),
             ...exchangeOf(run.recorder.latest('POST', '/submit')),
           },
     );
@@ -223,8 +231,42 @@ export async function checkSubmittedTask(
   else checkStates(run, readable);
   checkRetryAfter(run, answers);
 
+  await checkUnknownIds(run, refusals);
   await checkOtherUser(run, id, refusals);
   return id;
+}
+
+/**
+ * `result.unknown-id`: an id of the service's own shape that it never gave out is 404
+ * RESULT_NOT_FOUND; `result.malformed-id`: so is a made-up id of no service's shape, taskwire's own
+ * contract (ids are opaque), which a service that checks its ids' format may answer 400.
+ */
+async function checkUnknownIds(run: CheckRun, refusals: Answer[]): Promise<void> {
+  const get = (id: string) =>
+    [{ method: 'GET', path: run.taskPath(`${encodeURIComponent(id)}/result`) }] as const;
+  await expectRefusals(
+    run,
+    'result.unknown-id',
+    get(run.unknownId()),
+    404,
+    'RESULT_NOT_FOUND',
+    refusals,
+  );
+  if (run.knownId === undefined) {
+    run.skip(
+      'result.malformed-id',
+      'needs an id the service gave out, to tell its shape from another (see submit.answer)',
+    );
+    return;
+  }
+  await expectRefusals(
+    run,
+    'result.malformed-id',
+    get(madeUpId()),
+    404,
+    'RESULT_NOT_FOUND',
+    refusals,
+  );
 }
 
 function checkLocation(run: CheckRun, submit: Exchange, id: string): void {
@@ -345,7 +387,8 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
     run.skip('result.other-user', "needs a second user's token (--other-user-token)");
     return;
   }
-  const unknownId = madeUpId();
+  // Of the shape of the service's ids: a service that checks their format answers both alike.
+  const unknownId = run.unknownId();
   const theirs = await run.send({
     method: 'GET',
     path: run.taskPath(`${encodeURIComponent(id)}/result`),
@@ -389,15 +432,34 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
   );
 }
 
+/** The run's signal as the client's options take it, so an aborted run aborts its Submits. */
+function signalOf(run: CheckRun): { signal?: AbortSignal } {
+  return run.options.signal ? { signal: run.options.signal } : {};
+}
+
 function exchangeOf(exchange: Exchange | undefined): { exchange?: Exchange } {
   return exchange ? { exchange } : {};
 }
 
-export function errorText(error: unknown): string {
-  if (TaskwireError.isInstance(error)) {
-    const status = error.status === undefined ? '' : `${error.status} `;
-    const reason = error.reason === undefined ? '' : `${error.reason}: `;
-    return `${status}${reason}${error.message}`;
+/**
+ * What a Submit sent through the client got, for `observed`: the answer as the checks see it, never
+ * the client's own advice. The run's first request reached the service, so the base URL is right,
+ * and an answer that is not the error body breaks the error-body rule, not the address.
+ */
+export function describeClientError(error: unknown, run: CheckRun): string {
+  if (!TaskwireError.isInstance(error))
+    return error instanceof Error ? error.message : String(error);
+  if (error.reason === 'NOT_A_TASKWIRE_ANSWER') {
+    const exchange = run.recorder.latest('POST', '/submit');
+    const type = exchange?.headers?.get('content-type') ?? 'no content type';
+    const body = typeof error.body === 'string' ? `: ${excerpt(error.body, 300, run.secrets)}` : '';
+    return error.code === 'http'
+      ? `${error.status} (${type}), not the error body { status: "error", statusCode, reason, message }${body}`
+      : `${exchange?.status ?? 'the answer'}: not JSON (${type})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  if (error.code === 'network')
+    return `no answer: the connection failed or broke (${error.cause instanceof Error ? error.cause.message : 'unknown'})`;
+  const status = error.status === undefined ? '' : `${error.status} `;
+  const reason = error.reason === undefined ? '' : `${error.reason}: `;
+  return `${status}${reason}${error.message}`;
 }

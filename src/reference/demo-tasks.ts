@@ -51,6 +51,8 @@ export const echoTask = defineTask({
 const renderVideoParams = z.object({
   frames: z._default(z.optional(z.int().check(z.gte(1), z.lte(500))), 20),
   frameMs: z._default(z.optional(z.int().check(z.gte(1), z.lte(10_000))), 150),
+  // A way to see a task fail on purpose (taskwire-check's execute.failed uses it).
+  failAtFrame: z.optional(z.int().check(z.gte(1), z.lte(500))),
 });
 /** Final and partial results of `render-video`: a partial one has the frames rendered so far. */
 const renderVideoResult = z.object({ url: z.string(), frames: z.number() });
@@ -65,7 +67,8 @@ const RENDER_PRICE = 0.5;
  * `render-video`: renders `frames` frames of `frameMs` each (3 s by default at time scale 1),
  * reporting progress per frame, a partial result every 5 frames, `event.frame-rendered` per frame
  * and `event.thumbnail-ready` after the first; charges `video-render` per frame, which its
- * preflight quotes.
+ * preflight quotes. With `failAtFrame`, it fails when that frame is due (reason `RENDER_FAILED`,
+ * nothing charged): a task that fails for the params it was given.
  */
 export const renderVideoTask = defineTask({
   name: 'render-video',
@@ -74,10 +77,12 @@ export const renderVideoTask = defineTask({
   events: renderVideoEvents,
   enablePreflight: true,
   options: ({ frames }) => quotePerUnit('video-render', frames, RENDER_PRICE),
-  run: async (context, { frames, frameMs }) => {
+  run: async (context, { frames, frameMs, failAtFrame }) => {
     const base = `${FILES}/videos/${context.taskId}`;
     for (let frame = 1; frame <= frames; frame += 1) {
       await context.sleep(frameMs);
+      if (frame === failAtFrame)
+        return context.fail('RENDER_FAILED', `Frame ${frame} failed to render (failAtFrame).`);
       const secondsLeft = ((frames - frame) * frameMs * context.timeScale) / 1000;
       context.progress((frame / frames) * 100, secondsLeft);
       context.emit('frame-rendered', { frame });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS, checkService } from '../../src/check/index.js';
 import { checkedService, FAST, TOKENS, WITH_KEEP_ALIVE } from './check-fixtures.js';
-import { brokenServices } from './broken-services.js';
+import { brokenServices, toleratedServices } from './broken-services.js';
 
 describe('checkService against broken services', () => {
   it('has a broken service for every check', () => {
@@ -20,12 +20,13 @@ describe('checkService against broken services', () => {
     const report = await checkService({
       ...FAST,
       ...(broken.check === 'stream.keep-alive' ? WITH_KEEP_ALIVE : {}),
+      ...broken.options,
       baseUrl: 'http://taskwire.test',
       fetch: send,
     });
 
     const result = report.results.find((candidate) => candidate.id === broken.check)!;
-    expect(result.outcome, JSON.stringify(result)).toBe('fail');
+    expect(result.outcome, JSON.stringify(result)).toBe(broken.outcome ?? 'fail');
     expect(result.observed).toMatch(broken.observed);
     expect(result.expected).toBeTruthy();
     expect(result.curl).toMatch(/^curl -i/);
@@ -44,10 +45,33 @@ describe('checkService against broken services', () => {
         (check.id === 'stream.keep-alive' && broken.check !== 'stream.keep-alive') ||
         broken.skips?.includes(check.id)
           ? 'skipped'
-          : 'pass';
+          : broken.alsoFails?.includes(check.id)
+            ? 'fail'
+            : 'pass';
     }
     expect(others).toEqual(expected);
     const text = JSON.stringify(report);
     for (const token of TOKENS) expect(text).not.toContain(token);
+  });
+});
+
+describe('checkService against services the interface document allows', () => {
+  it.each(toleratedServices)('fails no check of $name', async (tolerated) => {
+    const service = checkedService();
+    const report = await checkService({
+      ...FAST,
+      ...tolerated.options,
+      baseUrl: 'http://taskwire.test',
+      fetch: tolerated.wrap((request) => service.fetch(request)),
+    });
+    const failed = report.results.filter((result) => result.outcome === 'fail');
+    expect(failed).toEqual([]);
+    expect(report.failed).toBe(0);
+    const warned = report.results.filter((result) => result.outcome === 'warn');
+    expect(warned.map((result) => result.id)).toEqual(tolerated.warns ?? []);
+    // A warning says the rule is taskwire's own, and what came.
+    for (const result of warned) expect(result).toMatchObject({ level: 'contract' });
+    for (const [id, outcome] of Object.entries(tolerated.outcomes ?? {}))
+      expect(report.results.find((result) => result.id === id)?.outcome, id).toBe(outcome);
   });
 });

@@ -3,8 +3,8 @@
  * the mistake a team's own service or gateway could make, with the check that must catch it and
  * words the failure must hold.
  */
-import type { CheckId } from '../../src/check/index.js';
-import { CLIENT_TOKEN, OTHER_USER_TOKEN, USER_TOKEN } from './check-fixtures.js';
+import type { CheckId, CheckOutcome, CheckServiceOptions } from '../../src/check/index.js';
+import { CLIENT_TOKEN, OTHER_USER_TOKEN, quietTask, USER_TOKEN } from './check-fixtures.js';
 
 type Send = (request: Request) => Promise<Response>;
 
@@ -17,6 +17,15 @@ export interface BrokenService {
   wrap: (send: Send) => Send;
   /** Checks that cannot run once this rule is broken, and are skipped (saying why). */
   skips?: CheckId[];
+  /** Other checks the same mistake breaks too. */
+  alsoFails?: CheckId[];
+  /** What the run needs to see the mistake, such as a short Execute deadline. */
+  options?: Partial<CheckServiceOptions>;
+  /**
+   * `warn` for a rule of taskwire's own contract that the client does not need; defaults to
+   * `fail`, a rule the client relies on.
+   */
+  outcome?: 'fail' | 'warn';
 }
 
 const KNOWN_USER_TOKENS = [USER_TOKEN, OTHER_USER_TOKEN];
@@ -31,6 +40,17 @@ const isSubmit = (request: Request) =>
   request.method === 'POST' && pathOf(request).endsWith('/submit');
 const isResult = (request: Request) =>
   request.method === 'GET' && pathOf(request).endsWith('/result');
+
+/** The reference service's ids are UUIDs. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The id of a Get Result request. */
+const idOf = (request: Request) => decodeURIComponent(pathOf(request).split('/').at(-2) ?? '');
+
+/** Whether the request carries a known user's token and the app's. */
+const signedIn = (request: Request) =>
+  KNOWN_USER_TOKENS.some((token) => request.headers.get('authorization') === `Bearer ${token}`) &&
+  request.headers.get('x-app-authorization') === `Bearer ${CLIENT_TOKEN}`;
 
 function withHeaders(request: Request, changes: Record<string, string | null>): Request {
   const headers = new Headers(request.headers);
@@ -90,6 +110,23 @@ function rewriteStream(
   return new Response(body, { status: response.status, headers: headersOf(response) });
 }
 
+/** Resolves after `ms`, or rejects when `signal` aborts: a service that takes its time. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    });
+  });
+}
+
+const isExecute = (request: Request) =>
+  request.method === 'POST' && pathOf(request).endsWith('/execute');
+
+/** Execute's deadline in the cases below: 1 s stands for the interface document's 20 s. */
+const SHORT_EXECUTE_DEADLINE = { executeDeadlineMs: 1000 };
+
 const errorBody = (status: number, reason: string, message: string) =>
   JSON.stringify({ status: 'error', statusCode: status, reason, message });
 
@@ -100,6 +137,50 @@ function around(
 ): (send: Send) => Send {
   return (send) => (request) => (when(request) ? change(request, send) : send(request));
 }
+
+/** Submit answering 200: the interface document names no status, and the client takes any 2xx. */
+const submitWith200 = {
+  check: 'submit.status',
+  outcome: 'warn',
+  name: 'Submit answering 200 instead of 202',
+  observed: /^200$/,
+  wrap: around(isSubmit, async (request, send) => {
+    const response = await send(request);
+    if (response.status !== 202) return response;
+    return new Response(response.body, { status: 200, headers: headersOf(response) });
+  }),
+} satisfies BrokenService;
+
+/** Submit without Location: the client reads the id from the body. */
+const withoutLocation = {
+  check: 'submit.location',
+  outcome: 'warn',
+  name: 'Submit without Location',
+  observed: /^no Location header$/,
+  wrap: around(isSubmit, async (request, send) =>
+    rewriteHeaders(await send(request), { location: null }),
+  ),
+} satisfies BrokenService;
+
+/**
+ * An id that is not of the service's own shape (not a UUID here) answered 400, after the tokens
+ * were checked: the interface document says nothing of ids but that they are strings.
+ */
+const malformedIdWith400 = {
+  check: 'result.malformed-id',
+  outcome: 'warn',
+  name: "an id not of the service's shape answered 400",
+  observed: /^400 .*INVALID_ID/,
+  wrap: around(
+    (request) => isResult(request) && signedIn(request) && !UUID.test(idOf(request)),
+    async (request, send) =>
+      new Response(errorBody(400, 'INVALID_ID', 'The id is not a UUID.'), {
+        status: 400,
+        // The service's own CORS headers, as its 404 carries them.
+        headers: headersOf(await send(request)),
+      }),
+  ),
+} satisfies BrokenService;
 
 export const brokenServices: BrokenService[] = [
   {
@@ -148,7 +229,7 @@ export const brokenServices: BrokenService[] = [
   {
     check: 'errors.body',
     name: 'error bodies whose statusCode is always 500',
-    observed: /statusCode is 500, but the HTTP status is 401/,
+    observed: /statusCode is 500, but the HTTP status is 40[14]/,
     wrap: (send) => async (request) => {
       const response = await send(request);
       if (response.ok || response.status === 204) return response;
@@ -157,16 +238,33 @@ export const brokenServices: BrokenService[] = [
   },
   {
     check: 'submit.answer',
-    name: 'Submit answering 200 instead of 202',
-    observed: /^200$/,
+    name: 'Submit answering the id as taskId',
+    observed: /^202: .*response\.id: Invalid input/,
     wrap: around(isSubmit, async (request, send) => {
       const response = await send(request);
       if (response.status !== 202) return response;
-      return new Response(response.body, { status: 200, headers: headersOf(response) });
+      return rewriteJson(response, (body) => {
+        const { id, status } = body.response as { id: string; status: string };
+        return { ...body, response: { taskId: id, status } };
+      });
     }),
+    // Without an id there is no task to read, repeat or show another user.
+    skips: [
+      'submit.status',
+      'submit.location',
+      'idempotency.same-key',
+      'idempotency.other-body',
+      'result.record',
+      'result.states',
+      'result.retry-after',
+      'result.malformed-id',
+      'result.other-user',
+    ],
   },
+  submitWith200,
   {
     check: 'submit.location',
+    outcome: 'warn',
     name: 'a Location outside the base URL',
     observed: /^Location: \/tasks\//,
     wrap: around(isSubmit, async (request, send) => {
@@ -266,11 +364,11 @@ export const brokenServices: BrokenService[] = [
   },
   {
     check: 'result.unknown-id',
-    name: 'an unknown id answered 400',
+    name: "an unknown id of the service's own shape answered 400",
     observed: /^400 .*INVALID_ID/,
     wrap: around(isResult, async (request, send) => {
       const response = await send(request);
-      if (response.status !== 404) return response;
+      if (response.status !== 404 || !UUID.test(idOf(request))) return response;
       const body = (await response.clone().json()) as { reason: string };
       if (body.reason !== 'RESULT_NOT_FOUND') return response;
       return new Response(errorBody(400, 'INVALID_ID', 'No such id.'), {
@@ -279,6 +377,7 @@ export const brokenServices: BrokenService[] = [
       });
     }),
   },
+  malformedIdWith400,
   {
     check: 'result.other-user',
     name: "another user's task answered 403",
@@ -331,6 +430,48 @@ export const brokenServices: BrokenService[] = [
       if (response.status !== 200) return response;
       return rewriteStream(response, (text, index) =>
         index === 0 ? `data: {"type":"heartbeat"}\n\n${text}` : text,
+      );
+    }),
+  },
+  {
+    check: 'stream.live',
+    name: 'a proxy that holds the stream back and sends it all when it ends',
+    observed:
+      /^all \d+ messages came within \d+ ms of one another, [\d.]+ s after the request, a task\.progress of [\d.]+ % among them$/,
+    // A task of 0.8 s, long enough for a held-back stream to show.
+    options: { params: { frames: 8, frameMs: 1000 } },
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      const text = await response.text();
+      return new Response(text, { status: 200, headers: headersOf(response) });
+    }),
+  },
+  {
+    check: 'stream.framing',
+    name: 'messages not separated by blank lines',
+    observed:
+      /^messages not separated by blank lines: \d+ data: lines came, and no blank line ended a message$/,
+    // With no message read, nothing can be said of their ids, their end or their timing.
+    skips: ['stream.event-ids', 'stream.final-event', 'stream.live'],
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      return rewriteStream(response, (text) => text.replace(/\n\n/g, '\n'));
+    }),
+  },
+  {
+    check: 'stream.framing',
+    name: 'two events in one message',
+    // The event merged into the first message is lost to a reader: Get Result lists one more.
+    alsoFails: ['stream.event-ids'],
+    observed:
+      /^message 1 holds 2 events, one on each of its data: lines: messages not separated by blank lines$/,
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      return rewriteStream(response, (text, index) =>
+        index === 0 ? text.replace(/\n\n$/, '\n') : text,
       );
     }),
   },
@@ -411,9 +552,54 @@ export const brokenServices: BrokenService[] = [
     ),
   },
   {
+    check: 'execute.deadline',
+    name: 'Execute answering 200 after 22 s (a deadline of 20)',
+    observed: /^Execute answered 200 after 1\.[12]\d* s, past the limit of 1 s$/,
+    options: SHORT_EXECUTE_DEADLINE,
+    wrap: around(isExecute, async (request, send) => {
+      const startedAt = performance.now();
+      const response = await send(request);
+      // The answer leaves 1.1 s after the request came: 22 s for a limit of 20.
+      await delay(1100 - (performance.now() - startedAt), request.signal);
+      return response;
+    }),
+  },
+  {
+    check: 'execute.deadline',
+    name: 'Execute that never times out',
+    observed: /^no answer after 1\.25 s, when the client stops waiting$/,
+    options: SHORT_EXECUTE_DEADLINE,
+    // Without an answer there is no outcome, nor its usage, to check; the failing task's Execute
+    // gets no answer either.
+    skips: ['execute.answer'],
+    alsoFails: ['execute.failed'],
+    wrap: around(isExecute, async (request) => {
+      await delay(60_000, request.signal);
+      return new Response(null, { status: 500 });
+    }),
+  },
+  {
+    check: 'execute.failed',
+    name: "a failed task's Execute answered 500 with the error body",
+    observed: /^500 \(application\/json.*"reason":"RENDER_FAILED"/,
+    wrap: around(isExecute, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      const body = (await response.json()) as { response: { status: string; result: unknown } };
+      if (body.response.status !== 'FAILED')
+        return new Response(JSON.stringify(body), { status: 200, headers: headersOf(response) });
+      return new Response(JSON.stringify(body.response.result), {
+        status: 500,
+        headers: headersOf(response),
+      });
+    }),
+  },
+  {
     check: 'execute.answer',
     name: 'Execute answering status DONE',
     observed: /^response\.status: must be one of "COMPLETED", "FAILED"/,
+    // The failing task's Execute is answered DONE too.
+    alsoFails: ['execute.failed'],
     wrap: around(
       (request) => pathOf(request).endsWith('/execute'),
       async (request, send) => {
@@ -465,10 +651,46 @@ export const brokenServices: BrokenService[] = [
     ),
   },
   {
+    check: 'usage.in-outcomes',
+    name: 'a stream whose task.completed leaves out the usage Get Result has',
+    observed:
+      /^the stream's task\.completed has no usage, but Get Result of that task has one: \{"credits":/,
+    wrap: around(isStream, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      return rewriteStream(response, (text) =>
+        text.replace(/^data: (\{"type":"task\.completed".*)$/m, (_, data: string) => {
+          const event = JSON.parse(data) as Record<string, unknown>;
+          delete event.usage;
+          return `data: ${JSON.stringify(event)}`;
+        }),
+      );
+    }),
+  },
+  {
+    check: 'usage.in-outcomes',
+    name: 'Execute leaving out the usage Get Result has',
+    observed: /^Execute has no usage, but Get Result of that task has one/,
+    wrap: around(
+      (request) => pathOf(request).endsWith('/execute'),
+      async (request, send) => {
+        const response = await send(request);
+        if (response.status !== 200) return response;
+        return rewriteJson(response, (body) => {
+          const outcome = { ...(body.response as Record<string, unknown>) };
+          delete outcome.usage;
+          return { ...body, response: outcome };
+        });
+      },
+    ),
+  },
+  {
     check: 'usage.arithmetic',
     name: 'a total that is one credit more than its entries',
     observed:
       /^Get Result: usage\.credits is \d+(\.\d+)?, but the entries that did not fail add up to/,
+    // Get Result's total no longer equals the stream's and Execute's.
+    alsoFails: ['usage.in-outcomes'],
     wrap: around(isResult, async (request, send) => {
       const response = await send(request);
       if (response.status !== 200) return response;
@@ -510,5 +732,60 @@ export const brokenServices: BrokenService[] = [
           })
         : response;
     },
+  },
+];
+
+/**
+ * A service that breaks no rule the client relies on, in a way the interface document allows: the
+ * checks must not fail it (warnings for taskwire's own contract aside), given `options`.
+ */
+export interface ToleratedService {
+  name: string;
+  wrap: (send: Send) => Send;
+  /** The checks of taskwire's own contract it does not keep, which warn. */
+  warns?: CheckId[];
+  /** Other checks whose outcome shows the service was judged right, such as a skip that says why. */
+  outcomes?: Partial<Record<CheckId, CheckOutcome>>;
+  /** What the run needs to be given, such as the headers the service requires. */
+  options?: Partial<CheckServiceOptions>;
+}
+
+/** The values of the headers the service below requires, as a team's app would send them. */
+export const REQUIRED_HEADERS = { platform: 'website', 'x-touchpoint': 'checkout-7f3k' };
+
+/**
+ * A service that requires `platform` and `x-touchpoint` (the interface document leaves open whether
+ * they are): 400 INVALID_HEADER without them, after the tokens are checked, as in docs/protocol.md's
+ * order. A CORS preflight carries no header but those it names, so it needs none.
+ */
+export const requiresHeaders = {
+  name: 'a service that requires platform and x-touchpoint',
+  options: { headers: REQUIRED_HEADERS },
+  wrap: (send) => async (request) => {
+    const missing = Object.keys(REQUIRED_HEADERS).filter((name) => !request.headers.has(name));
+    const signedIn =
+      KNOWN_USER_TOKENS.some(
+        (token) => request.headers.get('authorization') === `Bearer ${token}`,
+      ) && request.headers.get('x-app-authorization') === `Bearer ${CLIENT_TOKEN}`;
+    if (request.method === 'OPTIONS' || missing.length === 0 || !signedIn) return send(request);
+    return new Response(errorBody(400, 'INVALID_HEADER', `The header ${missing[0]} is required.`), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
+  },
+} satisfies ToleratedService;
+
+/** The false alarms of 0.3: each of these failed a check though the client works against it. */
+export const toleratedServices: ToleratedService[] = [
+  { ...submitWith200, warns: ['submit.status'] },
+  { ...withoutLocation, warns: ['submit.location'] },
+  { ...malformedIdWith400, warns: ['result.malformed-id'] },
+  requiresHeaders,
+  {
+    name: 'a task that works in silence, then reports its end at once',
+    options: { task: quietTask.name, params: {} },
+    // A burst at the end with no progress below 100 % in it says nothing of a held-back stream.
+    outcomes: { 'stream.live': 'skipped' },
+    wrap: (send) => send,
   },
 ];

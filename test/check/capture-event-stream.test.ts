@@ -15,7 +15,7 @@ function bodyOf(...chunks: string[]): ReadableStream<Uint8Array> {
   });
 }
 
-const limits = { closeWithinMs: 1000, maxDurationMs: 5000 };
+const limits = { closeWithinMs: 1000, maxDurationMs: 5000, maxBytes: 1024 * 1024 };
 
 describe('captureEventStream', () => {
   it('reads messages, their ids and comments in any chunking and line ending', async () => {
@@ -60,7 +60,7 @@ describe('captureEventStream', () => {
         controller.enqueue(encoder.encode('data: {"type":"task.failed","result":{}}\n\n'));
       },
     });
-    const captured = await captureEventStream(body, { closeWithinMs: 50, maxDurationMs: 5000 });
+    const captured = await captureEventStream(body, { ...limits, closeWithinMs: 50 });
     expect(captured.end).toBe('still-open');
     expect(captured.messages).toHaveLength(1);
   });

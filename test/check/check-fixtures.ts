@@ -23,11 +23,22 @@ export const TIME_SCALE = 0.1;
 /** A task whose stream says nothing for 30 nominal seconds (3 s here, two keep-alive periods), then completes. */
 export const silentTask = scriptTask('silent-report', [{ wait: 30_000 }, { complete: {} }]);
 
+/**
+ * A task that works in silence for 8 nominal seconds (0.8 s here), then reports its end all at once:
+ * a burst at the end that is the task's own, not a held-back stream.
+ */
+export const quietTask = scriptTask('quiet-summary', [
+  { wait: 8000 },
+  { progress: [100, 0] },
+  { partial: { lines: 1 } },
+  { complete: { lines: 1 } },
+]);
+
 /** A reference service for the checks, closed when the test ends. */
 export function checkedService(): ReferenceService {
   const service = createReferenceService({
     timeScale: TIME_SCALE,
-    tasks: [...demoTasks, silentTask],
+    tasks: [...demoTasks, silentTask, quietTask],
     userTokens: { [USER_TOKEN]: 'alice', [OTHER_USER_TOKEN]: 'bob' },
     clientTokens: [CLIENT_TOKEN],
   });

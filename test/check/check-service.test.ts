@@ -18,6 +18,7 @@ import {
   WITH_KEEP_ALIVE,
 } from './check-fixtures.js';
 import { elementsNamed, parseXml } from './parse-xml.js';
+import { brokenServices, REQUIRED_HEADERS, requiresHeaders } from './broken-services.js';
 
 const protocol = readFileSync(path.resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
 const guide = readFileSync(
@@ -45,7 +46,7 @@ function expectNoToken(report: CheckReport): void {
 }
 
 describe('checkService', () => {
-  it('passes every check against the reference service in-process, starting 4 tasks', async () => {
+  it('passes every check against the reference service in-process, starting 5 tasks', async () => {
     const service = checkedService();
     const progress: string[] = [];
     const report = await checkService({
@@ -59,8 +60,8 @@ describe('checkService', () => {
     expect(report.results.map((result) => result.id)).toEqual(CHECKS.map((check) => check.id));
     expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
     expect(report).toMatchObject({ passed: CHECKS.length, failed: 0, skipped: 0 });
-    // Submit, Stream, Execute and the silent task's stream.
-    expect(report.tasksStarted).toBe(4);
+    // Submit, Stream, Execute, the failing Execute and the silent task's stream.
+    expect(report.tasksStarted).toBe(5);
     expect(report.baseUrl).toBe('http://taskwire.test');
     expect(progress).toHaveLength(CHECKS.length);
     expect(progress.at(-1)).toMatch(new RegExp(`^${CHECKS.length}/${CHECKS.length} `));
@@ -73,7 +74,7 @@ describe('checkService', () => {
     const report = await checkService({ ...FAST, ...WITH_KEEP_ALIVE, baseUrl: server.url });
 
     expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
-    expect(report.tasksStarted).toBe(4);
+    expect(report.tasksStarted).toBe(5);
   });
 
   it('checks a service below a base path, and a list of allowed origins', async () => {
@@ -109,6 +110,35 @@ describe('checkService', () => {
     expect(failed[0]!.observed).toContain('Access-Control-Allow-Origin: (none)');
   });
 
+  it('names the rule that broke, and never a wrong baseUrl when the URL was right', async () => {
+    const service = checkedService();
+    // Refusals in a shape of the service's own: { error: { code, message } }.
+    const send = async (request: Request) => {
+      const response = await service.fetch(request);
+      if (response.ok || response.status === 204) return response;
+      const body = (await response.json()) as { reason: string; message: string };
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      return new Response(JSON.stringify({ error: { code: body.reason, message: body.message } }), {
+        status: response.status,
+        headers,
+      });
+    };
+    const report = await checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: send });
+
+    const errorsBody = report.results.find((result) => result.id === 'errors.body')!;
+    expect(errorsBody.outcome).toBe('fail');
+    expect(errorsBody.observed).toMatch(/the body does not have the error shape/);
+    const otherBody = report.results.find((result) => result.id === 'idempotency.other-body')!;
+    expect(otherBody.outcome).toBe('fail');
+    expect(otherBody.observed).toMatch(
+      /^422 .*, not the error body \{ status: "error", statusCode, reason, message \}: \{"error":/,
+    );
+    for (const result of report.results) {
+      expect(`${result.expected} ${result.observed}`, result.id).not.toMatch(/baseUrl|base URL/);
+    }
+  });
+
   it('links every check to a heading of docs/protocol.md', () => {
     for (const check of CHECKS) {
       const [file, anchor] = check.rule.split('#');
@@ -118,9 +148,11 @@ describe('checkService', () => {
     expect(new Set(CHECKS.map((check) => check.id)).size).toBe(CHECKS.length);
   });
 
-  it('explains every check in the guide, under its id', () => {
-    const explained = [...guide.matchAll(/^- \*\*`([a-z-]+\.[a-z-]+)`\*\*:/gm)].map(([, id]) => id);
-    const ids = CHECKS.map((check) => check.id);
+  it("explains every check in the guide, under its id, marking those of taskwire's own contract", () => {
+    const explained = [...guide.matchAll(/^- \*\*`([a-z-]+\.[a-z-]+)`\*\*( \(contract\))?:/gm)].map(
+      ([, id, contract]) => `${id} ${contract ? 'contract' : 'required'}`,
+    );
+    const ids = CHECKS.map((check) => `${check.id} ${check.level}`);
     expect([...explained].sort()).toEqual([...ids].sort());
   });
 
@@ -141,11 +173,16 @@ describe('checkService', () => {
     );
     // echo ends at once, sends no custom event and charges nothing.
     expect(skipped).toEqual({
+      'execute.failed': expect.stringContaining(
+        'needs params that make echo fail (--failing-params)',
+      ),
       'result.other-user': expect.stringContaining('--other-user-token'),
       'result.retry-after': expect.stringContaining('had ended by the first read'),
       'stream.event-ids': expect.stringContaining('no custom event'),
+      'stream.live': expect.stringContaining('no progress below 100 %'),
       'stream.keep-alive': expect.stringContaining('--keep-alive-task'),
       'usage.arithmetic': expect.stringContaining('charges credits'),
+      'usage.in-outcomes': expect.stringContaining('charges credits'),
     });
     expect(report.failed).toBe(0);
     expect(report.tasksStarted).toBe(3);
@@ -216,6 +253,106 @@ describe('checkService', () => {
     });
   });
 
+  it('stops, saying why and what to give, when the first request is refused for a reason it cannot fix', async () => {
+    const service = checkedService();
+    const sent: Request[] = [];
+    const send = requiresHeaders.wrap((request) => {
+      sent.push(request);
+      return service.fetch(request);
+    });
+    const run = checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: send });
+    await expect(run).rejects.toMatchObject({
+      code: 'http',
+      status: 400,
+      reason: 'INVALID_HEADER',
+    });
+    await expect(run).rejects.toThrow(
+      /refused the first request, Options .*400.*The header platform is required.*--header 'name: value'/,
+    );
+    // The refused Options was the last request: nothing reached the service, no task started.
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([]);
+
+    const forbidden = checkService({
+      ...FAST,
+      baseUrl: 'http://taskwire.test',
+      fetch: async (request) =>
+        new URL(request.url).pathname.endsWith('/options')
+          ? new Response(
+              JSON.stringify({
+                status: 'error',
+                statusCode: 403,
+                reason: 'FORBIDDEN',
+                message: 'No.',
+              }),
+              { status: 403, headers: { 'content-type': 'application/json' } },
+            )
+          : service.fetch(request),
+    });
+    await expect(forbidden).rejects.toMatchObject({ code: 'http', status: 403 });
+    await expect(forbidden).rejects.toThrow(/refused the first request/);
+  });
+
+  it('sends the headers given on every request but the preflights, and hides their values', async () => {
+    const service = checkedService();
+    const sent: Request[] = [];
+    const broken = brokenServices.find((candidate) => candidate.check === 'result.retry-after')!;
+    const send = broken.wrap(
+      requiresHeaders.wrap((request) => {
+        sent.push(request.clone());
+        return service.fetch(request);
+      }),
+    );
+    const report = await checkService({
+      ...FAST,
+      headers: { ...REQUIRED_HEADERS, Cookie: 'session=s3cr3t-cookie-value; theme=dark' },
+      baseUrl: 'http://taskwire.test',
+      fetch: send,
+    });
+
+    expect(report.results.filter((result) => result.outcome === 'fail').map((r) => r.id)).toEqual([
+      'result.retry-after',
+    ]);
+    for (const request of sent) {
+      const preflight = request.method === 'OPTIONS';
+      expect(request.headers.get('x-touchpoint')).toBe(preflight ? null : 'checkout-7f3k');
+      expect(request.headers.get('cookie')).toBe(
+        preflight ? null : 'session=s3cr3t-cookie-value; theme=dark',
+      );
+      // A preflight names the headers the request will carry, but the cookie a browser adds itself.
+      if (preflight)
+        expect(request.headers.get('access-control-request-headers')).toMatch(
+          /platform,x-touchpoint/,
+        );
+      expect(request.headers.get('access-control-request-headers') ?? '').not.toContain('cookie');
+    }
+    const curl = report.results.find((result) => result.id === 'result.retry-after')!.curl!;
+    expect(curl).toContain(`-H "x-touchpoint: $TASKWIRE_HEADER_X_TOUCHPOINT"`);
+    expect(curl).toContain(`-H "cookie: $TASKWIRE_HEADER_COOKIE"`);
+    const text = JSON.stringify(report);
+    for (const value of ['checkout-7f3k', 's3cr3t-cookie-value', ...TOKENS])
+      expect(text).not.toContain(value);
+  });
+
+  it('refuses headers it sets itself, or that cannot be sent', async () => {
+    const base = {
+      ...FAST,
+      baseUrl: 'http://taskwire.test',
+      fetch: () => Promise.reject(new Error()),
+    };
+    await expect(checkService({ ...base, headers: { Authorization: 'Bearer x' } })).rejects.toThrow(
+      /'authorization' is sent by the checks themselves/,
+    );
+    await expect(checkService({ ...base, headers: { 'bad name': 'x' } })).rejects.toThrow(
+      /not a header name/,
+    );
+    await expect(checkService({ ...base, headers: { platform: 'a\nb' } })).rejects.toThrow(
+      /cannot be sent/,
+    );
+    await expect(checkService({ ...base, headers: { platform: '' } })).rejects.toThrow(
+      /cannot be sent/,
+    );
+  });
+
   it('stops when its signal aborts, with an aborted error', async () => {
     const service = checkedService();
     const controller = new AbortController();
@@ -274,13 +411,15 @@ describe('toJUnitXml', () => {
       ],
       passed: 1,
       failed: 1,
+      warned: 0,
       skipped: 1,
       tasksStarted: 0,
       durationMs: 12,
     };
     const suites = parseXml(toJUnitXml(report));
     const [failure] = elementsNamed(suites, 'failure');
-    expect(failure!.attributes.message).toBe(`200 "quoted" 'single'  <html>`);
+    // A control character is shown escaped, as in every output.
+    expect(failure!.attributes.message).toBe(`200 "quoted" 'single' \\x01 <html>`);
     expect(failure!.text).toContain("curl -i 'http://taskwire.test/a?b=1&c=2'");
     expect(elementsNamed(suites, 'skipped')[0]!.attributes.message).toBe('needs <this> & "that"');
     expect(elementsNamed(suites, 'testcase')).toHaveLength(3);

@@ -4,6 +4,7 @@
  * cannot start (exit 2); its table, `--json` and `--junit` never hold a token's value, and parse.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CHECKS, type CheckReport } from '../../src/check/index.js';
 import { startReferenceServer } from '../../src/reference/node/index.js';
-import { brokenServices } from './broken-services.js';
+import { brokenServices, requiresHeaders, toleratedServices } from './broken-services.js';
 import { elementsNamed, parseXml } from './parse-xml.js';
 import {
   checkedService,
@@ -91,7 +92,7 @@ describe('taskwire-check', () => {
       /^PASS +stream\.keep-alive .*\(\d+ comment lines; longest silence [\d.]+ s\)$/m,
     );
     expect(stdout).toContain(
-      `29 checks: 29 passed, 0 failed, 0 skipped. Started 4 tasks (at most 20)`,
+      `${CHECKS.length} checks: ${CHECKS.length} passed, 0 failed, 0 warned, 0 skipped. Started 5 tasks (at most 20)`,
     );
     // Not a terminal: no progress line, no escape codes.
     expect(stdout).not.toContain('\r');
@@ -117,7 +118,13 @@ describe('taskwire-check', () => {
       TASKWIRE_OTHER_USER_TOKEN: OTHER_USER_TOKEN,
     };
     // A task of half a second, so the first Get Result finds it running (and its Retry-After).
-    const task = ['--params', '{"frames":10,"frameMs":500}'];
+    // Failing params that do not fail: execute.failed is skipped, saying so.
+    const task = [
+      '--params',
+      '{"frames":10,"frameMs":500}',
+      '--failing-params',
+      '{"frames":1,"frameMs":1}',
+    ];
     const table = await runCli([server.url, ...task], env);
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(
@@ -136,6 +143,9 @@ describe('taskwire-check', () => {
     expect(table.stdout).toMatch(
       /^SKIP +stream\.keep-alive .*\n +skipped: needs a task whose stream stays silent for more than 15 s \(--keep-alive-task\)$/m,
     );
+    expect(table.stdout).toMatch(
+      /^SKIP +execute\.failed .*\n +skipped: the failing params did not make the task fail \(it ended COMPLETED\)/m,
+    );
 
     const json = await runCli([server.url, ...task, '--json', '--junit', junitFile], env);
     expect(json.code).toBe(1);
@@ -144,12 +154,16 @@ describe('taskwire-check', () => {
     expect(
       report.results.filter((result) => result.outcome === 'fail').map((result) => result.id),
     ).toEqual(['result.retry-after']);
-    expect(report.tasksStarted).toBe(3);
+    expect(report.tasksStarted).toBe(4);
 
     const xml = readFileSync(junitFile, 'utf8');
     const suites = parseXml(xml);
     expect(suites.name).toBe('testsuites');
-    expect(suites.attributes).toMatchObject({ tests: '29', failures: '1', skipped: '1' });
+    expect(suites.attributes).toMatchObject({
+      tests: String(CHECKS.length),
+      failures: '1',
+      skipped: '2',
+    });
     const cases = elementsNamed(suites, 'testcase');
     expect(cases.map((element) => element.attributes.name?.split(':')[0])).toEqual(
       CHECKS.map((check) => check.id),
@@ -158,7 +172,7 @@ describe('taskwire-check', () => {
     expect(failures).toHaveLength(1);
     expect(failures[0]!.text).toContain('curl -i');
     expect(failures[0]!.text).toContain('"authorization: Bearer $TASKWIRE_USER_TOKEN"');
-    expect(elementsNamed(suites, 'skipped')).toHaveLength(1);
+    expect(elementsNamed(suites, 'skipped')).toHaveLength(2);
 
     expectNoToken(table.stdout, table.stderr, json.stdout, json.stderr, xml);
   }, 60_000);
@@ -209,5 +223,106 @@ describe('taskwire-check', () => {
       unreachable.stderr,
       refused.stderr,
     );
+  }, 60_000);
+
+  it('exits 2 when the run passes its deadline (--run-timeout), against a service that never answers', async () => {
+    // Takes every request and answers none.
+    const server = createServer(() => undefined);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    onTestFinished(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const { port } = server.address() as { port: number };
+    const startedAt = performance.now();
+    const { code, stderr } = await runCli([
+      `http://127.0.0.1:${port}`,
+      ...tokenFlags,
+      '--run-timeout',
+      '0.5',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /could not run: The check run did not end within its deadline of 0\.5 s/,
+    );
+    // The process itself ends soon after the deadline, not after a request's 30 s.
+    expect(performance.now() - startedAt).toBeLessThan(15_000);
+
+    const bad = await runCli([`http://127.0.0.1:${port}`, ...tokenFlags, '--run-timeout', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--run-timeout must be a number of seconds');
+    expectNoToken(stderr, bad.stderr);
+  }, 60_000);
+
+  it('sends --header on every request, hidden in every output; without it a refusal exits 2 saying why', async () => {
+    const service = checkedService();
+    const server = await startReferenceServer({
+      service: {
+        fetch: requiresHeaders.wrap((request) => service.fetch(request)),
+        close: () => service.close(),
+      },
+    });
+    onTestFinished(() => server.close());
+
+    const refused = await runCli([server.url, ...tokenFlags]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/could not run: The service refused the first request, Options/);
+    expect(refused.stderr).toContain("give it with --header 'name: value'");
+    expect(refused.stdout).toBe('');
+
+    const folder = mkdtempSync(path.join(tmpdir(), 'taskwire-check-'));
+    const junitFile = path.join(folder, 'report.xml');
+    const headers = ['--header', 'platform: website', '--header', 'X-Touchpoint:checkout-7f3k'];
+    const passed = await runCli([server.url, ...tokenFlags, ...headers, '--junit', junitFile]);
+    expect(passed.stderr).toBe('');
+    expect(passed.code).toBe(0);
+    const json = await runCli([server.url, ...tokenFlags, ...headers, '--json']);
+    expect(json.code).toBe(0);
+    for (const output of [passed.stdout, json.stdout, readFileSync(junitFile, 'utf8')])
+      expect(output).not.toContain('checkout-7f3k');
+
+    const malformed = await runCli([server.url, ...tokenFlags, '--header', 'platform=website']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain("--header must be 'name: value'");
+    expectNoToken(refused.stderr, passed.stdout, json.stdout, malformed.stderr);
+  }, 60_000);
+
+  it("exits 0 with WARN lines when only rules of taskwire's own contract are broken", async () => {
+    const service = checkedService();
+    const tolerated = toleratedServices.find(
+      (candidate) => candidate.warns?.[0] === 'submit.status',
+    )!;
+    const server = await startReferenceServer({
+      service: {
+        fetch: tolerated.wrap((request) => service.fetch(request)),
+        close: () => service.close(),
+      },
+    });
+    onTestFinished(() => server.close());
+    const folder = mkdtempSync(path.join(tmpdir(), 'taskwire-check-'));
+    const junitFile = path.join(folder, 'report.xml');
+    const { code, stdout, stderr } = await runCli([
+      server.url,
+      ...tokenFlags,
+      '--junit',
+      junitFile,
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^WARN +submit\.status +Submit answers 202 Accepted$/m);
+    expect(stdout).toMatch(
+      /^ +level: +taskwire's own contract, beyond the interface document: the client works without it$/m,
+    );
+    expect(stdout).toMatch(/^ +observed: 200$/m);
+    expect(stdout).toMatch(/ 0 failed, 1 warned/);
+    // JUnit has no warning: the case passes, and says why in its output.
+    const suites = parseXml(readFileSync(junitFile, 'utf8'));
+    expect(suites.attributes).toMatchObject({ failures: '0' });
+    const warned = elementsNamed(suites, 'testcase').find((element) =>
+      element.attributes.name?.startsWith('submit.status:'),
+    )!;
+    expect(elementsNamed(warned, 'failure')).toEqual([]);
+    expect(elementsNamed(warned, 'system-out')[0]!.text).toMatch(/^WARN: taskwire's own contract/);
   }, 60_000);
 });

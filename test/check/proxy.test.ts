@@ -44,6 +44,6 @@ describe('checkService against a proxy', () => {
       'cors.preflight': expect.stringContaining('a browser sends no preflight'),
       'cors.expose-headers': expect.stringContaining('a browser sends no preflight'),
     });
-    expect(report.tasksStarted).toBe(4);
+    expect(report.tasksStarted).toBe(5);
   });
 });

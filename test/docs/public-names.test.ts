@@ -243,6 +243,7 @@ const publicNames: Record<string, string[]> = {
   'taskwire/check': [
     'CHECKS',
     'CheckId',
+    'CheckLevel',
     'CheckOutcome',
     'CheckProgress',
     'CheckReport',

@@ -66,6 +66,25 @@ describe('demo tasks', () => {
     expect(z.parse(schemas.params, {})).toEqual({ frames: 20, frameMs: 150 });
   });
 
+  it('render-video fails at the frame failAtFrame names, before it renders it', async () => {
+    const service = openService({ timeScale: 0.001 });
+    const events = await streamTask(service, 'render-video', { frames: 4, failAtFrame: 2 });
+    expect(events.filter((event) => event.type === 'task.progress')).toHaveLength(1);
+    expect(events.at(-1)).toEqual({
+      type: 'task.failed',
+      result: {
+        status: 'error',
+        statusCode: 500,
+        reason: 'RENDER_FAILED',
+        message: 'Frame 2 failed to render (failAtFrame).',
+      },
+    });
+    // Past the last frame it never fails.
+    expect(
+      (await streamTask(service, 'render-video', { frames: 2, failAtFrame: 3 })).at(-1),
+    ).toMatchObject({ type: 'task.completed' });
+  });
+
   it('generate-images charges its tools with a failed, uncharged sub-tool', async () => {
     const service = openService({ timeScale: 0.001 });
     const events = await streamTask(service, 'generate-images', {

@@ -244,6 +244,7 @@ describe('createOpenApiDocument', () => {
       properties: {
         frames: { default: 20, type: 'integer', minimum: 1, maximum: 500 },
         frameMs: { default: 150, type: 'integer', minimum: 1, maximum: 10_000 },
+        failAtFrame: { type: 'integer', minimum: 1, maximum: 500 },
       },
     });
   });
