@@ -26,10 +26,12 @@ export interface EventLogEntry {
 
 /**
  * What a read found: the entries after the position asked for (catch-up, then live ones as they are
- * appended, ending after the final one), or why there are none to read.
+ * appended, ending after the final one); `ended` when the log has ended and holds nothing after that
+ * position (the reader already has the final message); or why there are none to read.
  */
 export type EventLogRead =
   | { status: 'ok'; entries: AsyncIterable<EventLogEntry> }
+  | { status: 'ended' }
   | { status: 'not-found' }
   | { status: 'expired' };
 

@@ -197,6 +197,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       if (cursor === undefined) return { status: 'not-found' };
       const first = log.entries[0];
       if (first !== undefined && first.sequence > cursor + 1) return { status: 'expired' };
+      if (log.endedAt !== undefined && cursor >= log.nextSequence - 1) return { status: 'ended' };
       return { status: 'ok', entries: entriesOf(log, cursor, signal) };
     },
 

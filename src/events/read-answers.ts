@@ -23,8 +23,12 @@ export interface ReadRefusal {
   message: string;
 }
 
-/** A read's answer: its event-stream body, or its refusal. */
-export type ReadAnswer = { body: ReadableStream<Uint8Array> } | { refusal: ReadRefusal };
+/**
+ * A read's answer: its event-stream body; `ended` when the reader already has the task's final
+ * message (answered 204); or its refusal.
+ */
+export type ReadAnswer =
+  { body: ReadableStream<Uint8Array> } | { ended: true } | { refusal: ReadRefusal };
 
 /** How a read is served. */
 export interface ReadOptions {
@@ -126,7 +130,8 @@ function linkedController(signal: AbortSignal): AbortController {
 
 /**
  * Answers one task's events read: its messages after `lastEventId` (from the first without one),
- * each with its position as the SSE `id:`, then the live ones, closed after the final one. A
+ * each with its position as the SSE `id:`, then the live ones, closed after the final one; `ended`
+ * (204) when the log has ended and holds nothing after `lastEventId`. A
  * malformed `Last-Event-ID` is 400 `INVALID_HEADER`; a task `owner` cannot read (no log, another
  * user's) 404 `RESULT_NOT_FOUND`; a log past its limits 410 `EVENTS_EXPIRED`; a store that fails
  * 503 `EVENTS_UNAVAILABLE`.
@@ -157,6 +162,7 @@ export async function answerEventsRead(
   }
   if (read.status === 'not-found') return { refusal: NOT_FOUND };
   if (read.status === 'expired') return { refusal: EXPIRED };
+  if (read.status === 'ended') return { ended: true };
   const entries = read.entries[Symbol.asyncIterator]();
   const chunks: AsyncIterator<string> = {
     async next() {
@@ -271,6 +277,8 @@ async function* taskChunks(
   const key = { taskName: task.task, taskId: task.id };
   try {
     const read = await log.read(key, owner, after, signal);
+    // A task whose final message the page already has is followed no further.
+    if (read.status === 'ended') return;
     if (read.status !== 'ok') {
       yield errorMessage(task, read.status === 'expired' ? EXPIRED : NOT_FOUND);
       return;

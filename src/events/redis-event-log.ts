@@ -306,6 +306,7 @@ export function redisEventLog(
         if (state.owner !== owner) return { status: 'not-found' };
         if (cursor === undefined) return { status: 'not-found' };
         if (state.gone || state.first > cursor + 1) return { status: 'expired' };
+        if (state.ended && state.last <= cursor) return { status: 'ended' };
         // Past retention the stream is gone while its hash, the marker, stays a day more.
         if (state.ended && (await command<number>(['EXISTS', streamOf(base)], signal)) === 0) {
           return { status: 'expired' };

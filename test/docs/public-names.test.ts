@@ -157,6 +157,8 @@ const publicNames: Record<string, string[]> = {
     'TaskClient',
     'TaskClientConfig',
     'TaskCustomEvent',
+    'TaskEventsMessage',
+    'TaskEventsOptions',
     'TaskFailure',
     'TaskName',
     'TaskParams',

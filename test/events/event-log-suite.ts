@@ -124,7 +124,10 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const key = newKey();
       await log.create(key, OWNER);
       const positions = await appendMany(log, key, 25, true);
-      for (let index = 0; index < positions.length; index++) {
+      // After the final message there is nothing to read, and nothing will come.
+      const afterFinal = await log.read(key, OWNER, positions[24], new AbortController().signal);
+      expect(afterFinal.status).toBe('ended');
+      for (let index = 0; index < positions.length - 1; index++) {
         const entries = await readAll(log, key, positions[index]);
         expect(entries.map((entry) => entry.position)).toEqual(positions.slice(index + 1));
       }

@@ -67,7 +67,10 @@ describe('resumable streams of the reference service', () => {
     const second = response.headers.get('x-task-id')!;
     const full = (await readStream(response)).messages.map((m) => ({ id: m.id, data: m.data }));
     expect(full.length).toBeGreaterThan(8);
-    for (let index = 0; index < full.length; index++) {
+    // After the final message: 204, nothing more to read.
+    const afterFinal = await readEvents(service, 'render-video', second, full.at(-1)!.id);
+    expect(afterFinal.status).toBe(204);
+    for (let index = 0; index < full.length - 1; index++) {
       const after = full[index]!.id;
       const rest = await readStream(await readEvents(service, 'render-video', second, after));
       expect(rest.messages.map((m) => ({ id: m.id, data: m.data }))).toEqual(full.slice(index + 1));

@@ -7,17 +7,16 @@
  * module to read, and the reader stays a function of its own so that the WHATWG vectors and the
  * chunk-size tests run it alone.
  */
-import * as z from 'zod/mini';
 import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import { checkTaskName, requestBody } from '../call-checks.js';
 import { discardBody, errorFromResponse, notTaskwireAnswer, type Sent } from '../read-answer.js';
 import { send, type RequestContext } from '../request.js';
-import { describeIssues } from '../../protocol/describe-issues.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { taskIdSchema } from '../../protocol/records.js';
-import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
+import { offersResumableStreams } from '../../protocol/resumable-streams.js';
+import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { TaskStream } from '../types.js';
 import type { CallRecord } from '../activity-types.js';
@@ -51,7 +50,7 @@ type Phase = 'idle' | 'open' | 'done';
 const EVENT_STREAM = 'text/event-stream';
 
 /** Whether a `Content-Type` value is `text/event-stream`, parameters aside. */
-function isEventStreamType(contentType: string | null): boolean {
+export function isEventStreamType(contentType: string | null): boolean {
   if (contentType === null) return false;
   const semicolon = contentType.indexOf(';');
   const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
@@ -76,6 +75,8 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   #index = 0;
   #busy: Promise<void> | undefined;
   #stopped = false;
+  #resumable = false;
+  #position: string | undefined;
 
   constructor(setup: TaskEventStreamOptions) {
     this.#setup = setup;
@@ -85,6 +86,20 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   /** The task id from `x-task-id`, once the service has answered. */
   get taskId(): string | undefined {
     return this.#taskId;
+  }
+
+  /** Whether the service said the stream is resumable (`x-taskwire-resumable: 1`), once it answered. */
+  get resumable(): boolean {
+    return this.#resumable;
+  }
+
+  /**
+   * The position of the last event returned, in a resumable stream: pass it as `after` to
+   * `client.events()` to read the rest of the task. `undefined` before the first event, or when the
+   * stream is not resumable.
+   */
+  get position(): string | undefined {
+    return this.#position;
   }
 
   /** The stream is its own iterator, like a generator. */
@@ -217,6 +232,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       }
       this.#taskId = this.#call.taskId = taskIdHeader;
     }
+    this.#resumable = offersResumableStreams(response.headers);
     const contentType = response.headers.get('content-type');
     if (!isEventStreamType(contentType)) {
       await discardBody(response);
@@ -288,60 +304,17 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   /** Parses one message's JSON and checks it with the event schemas, or throws a `protocol` error. */
   #toEvent(message: EventSourceMessage): Event {
     const taskId = this.#taskId;
-    let value: unknown;
-    try {
-      value = JSON.parse(message.data);
-    } catch (error) {
-      throw protocolError('A stream event', 'its data is not JSON.', taskId, error);
+    const event = checkStreamEvent<Event>(parseStreamData(message.data, taskId), {
+      schema: this.#setup.schema,
+      taskId,
+      eventIdFrom: this.#resumable ? 'message' : { sseId: message.id },
+    });
+    // A resumable stream's `id:` is the message's position (docs/protocol.md, "Resumable streams
+    // (0.4)"): kept beside the event, never in it, where a field of the task's could clash.
+    if (this.#resumable && message.id !== undefined && message.id !== '') {
+      this.#position = message.id;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw protocolError('A stream event', 'its data is not a JSON object.', taskId);
-    }
-    const type = (value as { type?: unknown }).type;
-    if (typeof type !== 'string') {
-      throw protocolError('A stream event', 'type: expected a string.', taskId);
-    }
-    if (type.startsWith('event.')) {
-      let custom = value as Record<string, unknown>;
-      const eventSchema = this.#setup.schema?.events;
-      if (eventSchema !== undefined) {
-        const parsed = z.safeParse(eventSchema, value);
-        if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
-        custom = parsed.data as Record<string, unknown>;
-      }
-      if (message.id !== undefined && message.id !== '') custom.eventId = message.id;
-      return custom as Event;
-    }
-    if (!Object.hasOwn(knownStreamEventSchemas, type)) {
-      // A `task.*` type this client does not know comes from a newer service and is passed on
-      // (docs/protocol.md, "Streams").
-      if (type.startsWith('task.')) return value as Event;
-      throw protocolError(
-        `The stream event '${type}'`,
-        'type: expected task.* or event.*.',
-        taskId,
-      );
-    }
-    const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
-    const parsed = z.safeParse(schema, value);
-    if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
-    const event = parsed.data as { type: string; result?: unknown };
-    const resultSchema = this.#setup.schema?.result;
-    if (
-      resultSchema !== undefined &&
-      (type === 'task.partial-result' || type === 'task.completed') &&
-      event.result !== null
-    ) {
-      const result = z.safeParse(resultSchema, event.result);
-      if (!result.success) throw this.#shapeError(type, result.error.issues, 'result');
-      event.result = result.data;
-    }
-    return event as Event;
-  }
-
-  #shapeError(type: string, issues: readonly z.core.$ZodIssue[], under?: string): TaskwireError {
-    const problem = describeIssues(issues, under === undefined ? [] : [under]);
-    return protocolError(`The stream event '${type}'`, problem, this.#taskId);
+    return event;
   }
 
   /** Ends the stream: no more events, the connection closed, the caller's signal let go. */

@@ -23,6 +23,8 @@ export function readResponse(answer: ReadAnswer, headers: Record<string, string>
     const { status, reason, message } = answer.refusal;
     return jsonResponse(status, { status: 'error', statusCode: status, reason, message });
   }
+  // Nothing after the reader's position, and nothing will come: it has the final message.
+  if ('ended' in answer) return new Response(null, { status: 204, headers });
   return new Response(answer.body, {
     status: 200,
     headers: { ...EVENT_STREAM_HEADERS, ...headers },
