@@ -6,8 +6,8 @@ import * as z from 'zod/mini';
 import { TaskwireError } from './errors.js';
 import { refusal } from './error-factories.js';
 import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
-import { jsonObjectSchema, taskIdSchema } from '../protocol/records.js';
-import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import { jsonObjectSchema } from '../protocol/records.js';
+import { isTaskIdForPath, TASK_NAME_PATTERN } from '../protocol/names.js';
 
 /** The contract's task name rule, re-checked here so a refusal names the rule. */
 export function checkTaskName(task: unknown): string {
@@ -25,13 +25,13 @@ export function checkTaskName(task: unknown): string {
  * them, even encoded, as path steps and send the request to another endpoint.
  */
 export function checkTaskId(id: unknown): string {
-  if (!taskIdSchema.safeParse(id).success || id === '.' || id === '..') {
+  if (!isTaskIdForPath(id)) {
     throw refusal(
       'INVALID_TASK_ID',
       'A task id must be a string of 1 to 256 characters, and not "." or "..".',
     );
   }
-  return id as string;
+  return id;
 }
 
 /**

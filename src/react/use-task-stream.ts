@@ -8,7 +8,8 @@ import {
 } from '../state/task-stream-controller.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
 import { streamSlots } from '../state/stream-slots.js';
-import { isTerminalStatus, type TaskRecord } from '../protocol/records.js';
+import type { TaskRecord } from '../protocol/records.js';
+import { lacksFinalUsage, mergeStreamRecord } from '../state/merge-stream-record.js';
 import type {
   TaskCustomEvent,
   TaskName,
@@ -87,15 +88,16 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       submit: (params, submitOptions) => client.submit(task, params, submitOptions),
     },
     // One task, one truth on a page: every view of the task reads this entry.
-    onRecord: (record) =>
-      queryClient.setQueryData<TaskRecord<Result>>(
-        taskwireKeys.result(scope, task, record.id),
-        // A final record, read by a poll or another tab, is never taken back by a live one.
-        (cached) =>
-          cached && isTerminalStatus(cached.status) && !isTerminalStatus(record.status)
-            ? cached
-            : record,
-      ),
+    onRecord: (record) => {
+      const queryKey = taskwireKeys.result(scope, task, record.id);
+      const cached = queryClient.setQueryData<TaskRecord<Result>>(queryKey, (previous) =>
+        mergeStreamRecord(previous, record),
+      );
+      // Get Result may have the usage the stream left out: the views watching read it once.
+      if (cached && lacksFinalUsage(cached)) {
+        void queryClient.invalidateQueries({ queryKey, exact: true });
+      }
+    },
     ...(onEvent ? { onEvent } : {}),
     ...(journal && resumeKey !== undefined
       ? {

@@ -14,6 +14,7 @@ import { checkTaskName, requestBody } from '../call-checks.js';
 import { discardBody, errorFromResponse, notTaskwireAnswer, type Sent } from '../read-answer.js';
 import { send, type RequestContext } from '../request.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
+import { EVENT_STREAM, isEventStreamMediaType } from '../../protocol/media-types.js';
 import { taskIdSchema } from '../../protocol/records.js';
 import { offersResumableStreams } from '../../protocol/resumable-streams.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
@@ -46,16 +47,6 @@ export interface TaskEventStreamOptions {
 }
 
 type Phase = 'idle' | 'open' | 'done';
-
-const EVENT_STREAM = 'text/event-stream';
-
-/** Whether a `Content-Type` value is `text/event-stream`, parameters aside. */
-export function isEventStreamType(contentType: string | null): boolean {
-  if (contentType === null) return false;
-  const semicolon = contentType.indexOf(';');
-  const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
-  return type.trim().toLowerCase() === EVENT_STREAM;
-}
 
 /**
  * An event stream of one task: iterate it (once) for its events. The POST is sent on the first
@@ -234,7 +225,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     }
     this.#resumable = offersResumableStreams(response.headers);
     const contentType = response.headers.get('content-type');
-    if (!isEventStreamType(contentType)) {
+    if (!isEventStreamMediaType(contentType)) {
       await discardBody(response);
       throw notTaskwireAnswer(
         'The stream answer',

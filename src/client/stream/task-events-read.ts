@@ -12,6 +12,7 @@ import { discardBody, errorFromResponse, notTaskwireAnswer } from '../read-answe
 import { send, type RequestContext } from '../request.js';
 import type { CallRecord } from '../activity-types.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
+import { isEventStreamMediaType } from '../../protocol/media-types.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { retryDelay } from '../../protocol/retry-after.js';
 import {
@@ -24,7 +25,6 @@ import {
 import {
   createEventStreamReader,
   EventTooLargeError,
-  isEventStreamType,
   type EventStreamReader,
 } from './task-event-stream.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
@@ -159,7 +159,7 @@ async function openEventStream(
     return undefined;
   }
   const contentType = response.headers.get('content-type');
-  if (!isEventStreamType(contentType)) {
+  if (!isEventStreamMediaType(contentType)) {
     await discardBody(response);
     throw notTaskwireAnswer(
       what,
