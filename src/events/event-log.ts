@@ -71,6 +71,12 @@ export interface EventLog {
    */
   append(key: EventLogKey, message: string, final: boolean): Promise<string>;
   /**
+   * Ends a log whose stream broke before its final message (the relay lost the service): its reads
+   * deliver what it holds, then end `expired`, so that a page reads the outcome with Get Result;
+   * its retention starts as at a final message. Does nothing to a log that ended or does not exist.
+   */
+  abandon(key: EventLogKey): Promise<void>;
+  /**
    * Reads `owner`'s log of a task after `after` (from the first message when `undefined`): the
    * entries already kept, then the live ones, ending after the final one or when `signal` aborts.
    * The iteration throws an {@link EventLogError} when the entries it needs are dropped while it

@@ -30,8 +30,10 @@ interface TaskLog {
   /** The sequence number of the next message appended. */
   nextSequence: number;
   bytes: number;
-  /** When the final message was appended (`Date.now()`), once it was. */
+  /** When the final message was appended, or the log abandoned (`Date.now()`), once it was. */
   endedAt: number | undefined;
+  /** Set when the log was abandoned before its final message: reads end `expired` at its end. */
+  abandoned: boolean;
   /** Set when the log went while reads were open: they wake and end `expired`. */
   dropped: boolean;
   /** The reads waiting for the next message. */
@@ -123,6 +125,9 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
         if (next.final) return;
         continue;
       }
+      if (log.abandoned) {
+        throw new EventLogError('expired', 'The stream broke before its final message.');
+      }
       if (log.endedAt !== undefined) return;
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -154,6 +159,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
         nextSequence: 1,
         bytes: 0,
         endedAt: undefined,
+        abandoned: false,
         dropped: false,
         wakers: new Set(),
       });
@@ -183,6 +189,17 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       return position;
     },
 
+    async abandon(key) {
+      checkOpen();
+      const name = keyOf(key);
+      const log = logs.get(name);
+      if (log === undefined || log.endedAt !== undefined) return;
+      log.abandoned = true;
+      log.endedAt = Date.now();
+      ended.set(name, log);
+      wake(log);
+    },
+
     async read(key, owner, after, signal): Promise<EventLogRead> {
       checkOpen();
       sweep();
@@ -197,7 +214,9 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       if (cursor === undefined) return { status: 'not-found' };
       const first = log.entries[0];
       if (first !== undefined && first.sequence > cursor + 1) return { status: 'expired' };
-      if (log.endedAt !== undefined && cursor >= log.nextSequence - 1) return { status: 'ended' };
+      if (log.endedAt !== undefined && cursor >= log.nextSequence - 1) {
+        return { status: log.abandoned ? 'expired' : 'ended' };
+      }
       return { status: 'ok', entries: entriesOf(log, cursor, signal) };
     },
 

@@ -60,6 +60,26 @@ const UNAVAILABLE: ReadRefusal = {
   message: "The task's messages could not be read; read it with Get Result.",
 };
 
+/**
+ * The answer of a read: its event stream (with `headers`), 204 when the reader has the final
+ * message already, or its refusal with the error body (docs/protocol.md, "Error bodies").
+ */
+export function readResponse(answer: ReadAnswer, headers: Record<string, string> = {}): Response {
+  if ('refusal' in answer) {
+    const { status, reason, message } = answer.refusal;
+    return new Response(JSON.stringify({ status: 'error', statusCode: status, reason, message }), {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
+  // Nothing after the reader's position, and nothing will come: it has the final message.
+  if ('ended' in answer) return new Response(null, { status: 204, headers });
+  return new Response(answer.body, {
+    status: 200,
+    headers: { ...EVENT_STREAM_HEADERS, ...headers },
+  });
+}
+
 /** The refusal of a failed read: `expired` is 410, anything else (the store failed) 503. */
 function refusalOf(error: unknown): ReadRefusal {
   return error instanceof EventLogError && error.kind === 'expired' ? EXPIRED : UNAVAILABLE;

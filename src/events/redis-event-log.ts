@@ -124,6 +124,20 @@ end
 return sequence
 `;
 
+/**
+ * Abandons a log (KEYS: hash, stream, ended, clock; ARGV: retention ms, marker ms, base): it ends
+ * without a final message, and its retention starts. Nothing for a log that ended or is gone.
+ */
+const ABANDON_SCRIPT = `
+local meta = redis.call('HMGET', KEYS[1], 'owner', 'ended', 'gone')
+if not meta[1] or meta[2] == '1' or meta[3] == '1' then return 0 end
+redis.call('HSET', KEYS[1], 'ended', '1', 'abandoned', '1')
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[3])
+return 1
+`;
+
 /** An entry as `XRANGE` and `XREAD` answer it: its id and its fields. */
 type StreamEntry = [id: string, fields: string[]];
 
@@ -132,6 +146,7 @@ interface LogState {
   owner: string | null;
   ended: boolean;
   gone: boolean;
+  abandoned: boolean;
   first: number;
   last: number;
 }
@@ -176,14 +191,15 @@ export function redisEventLog(
   const streamOf = (base: string) => `${prefix}${base}:log`;
 
   async function stateOf(base: string, signal?: AbortSignal): Promise<LogState> {
-    const [owner, ended, gone, first, last] = await command<(string | null)[]>(
-      ['HMGET', hashOf(base), 'owner', 'ended', 'gone', 'first', 'last'],
+    const [owner, ended, gone, first, last, abandoned] = await command<(string | null)[]>(
+      ['HMGET', hashOf(base), 'owner', 'ended', 'gone', 'first', 'last', 'abandoned'],
       signal,
     );
     return {
       owner: owner ?? null,
       ended: ended === '1',
       gone: gone === '1',
+      abandoned: abandoned === '1',
       first: Number(first ?? 1),
       last: Number(last ?? 0),
     };
@@ -219,6 +235,9 @@ export function redisEventLog(
             // Appended since the XRANGE, unless the stream expired (past retention) meanwhile.
             if ((await command<number>(['EXISTS', stream], signal)) === 1) continue;
             throw new EventLogError('expired', 'The log went while it was read.');
+          }
+          if (state.abandoned) {
+            throw new EventLogError('expired', 'The stream broke before its final message.');
           }
           // Ended with nothing after the cursor: the reader already had the final message.
           if (state.ended) return;
@@ -298,6 +317,22 @@ export function redisEventLog(
       return formatPosition(Number(sequence));
     },
 
+    async abandon(key) {
+      const base = baseOf(key);
+      await command<number>([
+        'EVAL',
+        ABANDON_SCRIPT,
+        '4',
+        hashOf(base),
+        streamOf(base),
+        `${prefix}ended`,
+        `${prefix}clock`,
+        String(Math.ceil(retentionMs)),
+        String(MARKER_MS),
+        base,
+      ]);
+    },
+
     async read(key, owner, after, signal): Promise<EventLogRead> {
       const base = baseOf(key);
       const cursor = after === undefined ? 0 : parsePosition(after);
@@ -306,7 +341,9 @@ export function redisEventLog(
         if (state.owner !== owner) return { status: 'not-found' };
         if (cursor === undefined) return { status: 'not-found' };
         if (state.gone || state.first > cursor + 1) return { status: 'expired' };
-        if (state.ended && state.last <= cursor) return { status: 'ended' };
+        if (state.ended && state.last <= cursor) {
+          return { status: state.abandoned ? 'expired' : 'ended' };
+        }
         // Past retention the stream is gone while its hash, the marker, stays a day more.
         if (state.ended && (await command<number>(['EXISTS', streamOf(base)], signal)) === 0) {
           return { status: 'expired' };

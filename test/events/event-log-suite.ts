@@ -186,6 +186,27 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       await expect(log.append(key, message(2), false)).rejects.toThrow();
     });
 
+    it('ends the reads of an abandoned log expired, after what it holds', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      const positions = await appendMany(log, key, 2, false);
+      const read = await log.read(key, OWNER, undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const iterator = read.entries[Symbol.asyncIterator]();
+      expect((await iterator.next()).value.message).toBe(message(1));
+      await log.abandon(key);
+      expect((await iterator.next()).value.message).toBe(message(2));
+      const end = await iterator.next().then(
+        () => 'went on',
+        (error: unknown) => error,
+      );
+      expect((end as EventLogError).kind).toBe('expired');
+      const signal = new AbortController().signal;
+      expect((await log.read(key, OWNER, positions[1], signal)).status).toBe('expired');
+      await expect(log.append(key, message(3), true)).rejects.toThrow();
+    });
+
     it('ends a live read when its signal aborts', async () => {
       const log = await make();
       const key = newKey();

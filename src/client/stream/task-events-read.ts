@@ -26,7 +26,7 @@ import {
   createEventStreamReader,
   EventTooLargeError,
   type EventStreamReader,
-} from './task-event-stream.js';
+} from '../../protocol/event-stream-reader.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 
 /** One message of a task's events read: the event, and its position. */

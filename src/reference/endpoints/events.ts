@@ -5,31 +5,11 @@
  * proxy; this module hands them the service's user, tasks and keep-alive.
  */
 import type { EventLog } from '../../events/event-log.js';
-import {
-  answerEventsRead,
-  answerFollowRead,
-  EVENT_STREAM_HEADERS,
-  type ReadAnswer,
-} from '../../events/read-answers.js';
-import { jsonResponse } from '../json-response.js';
+import { answerEventsRead, answerFollowRead, readResponse } from '../../events/read-answers.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** The silence after which a read sends a keep-alive comment, at time scale 1 (docs/protocol.md, "Streams"). */
 export const KEEP_ALIVE_MS = 15_000;
-
-/** The answer of a read: its event stream, or its refusal with the error body. */
-export function readResponse(answer: ReadAnswer, headers: Record<string, string> = {}): Response {
-  if ('refusal' in answer) {
-    const { status, reason, message } = answer.refusal;
-    return jsonResponse(status, { status: 'error', statusCode: status, reason, message });
-  }
-  // Nothing after the reader's position, and nothing will come: it has the final message.
-  if ('ended' in answer) return new Response(null, { status: 204, headers });
-  return new Response(answer.body, {
-    status: 200,
-    headers: { ...EVENT_STREAM_HEADERS, ...headers },
-  });
-}
 
 /** How long the service's reads stay silent before a keep-alive, and when they end. */
 function readOptions(context: ServiceContext, signal: AbortSignal) {

@@ -2,10 +2,10 @@
  * Stream (docs/protocol.md, "Streams"): creates a task and answers with its events as they happen,
  * as server-sent events.
  */
-import { answerEventsRead } from '../../events/read-answers.js';
+import { answerEventsRead, readResponse } from '../../events/read-answers.js';
 import { createTaskEventStream } from '../server-sent-events.js';
 import type { ServiceContext, TaskCall } from '../service-context.js';
-import { KEEP_ALIVE_MS, readResponse } from './events.js';
+import { KEEP_ALIVE_MS } from './events.js';
 
 /**
  * Answers Stream: 200 with the event stream of a new task; the stream ends when the task does, or
