@@ -207,7 +207,7 @@ function entryMessage({ task, id }: FollowedTask, entry: EventLogEntry): string 
   );
 }
 
-/** The multiplexed read's message for a task that cannot be read, with the §1.2 body. */
+/** The multiplexed read's message for a task that cannot be read, with its error body. */
 function errorMessage({ task, id }: FollowedTask, refusal: ReadRefusal): string {
   const error = {
     status: 'error',
