@@ -13,9 +13,8 @@ import { checkTaskId, checkTaskName, requestBody } from './call-checks.js';
 import { checkResult, readEnvelope, type Sent } from './read-answer.js';
 import { send, type RequestContext } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
-import { followTasks, readTaskEvents } from './stream/task-events-read.js';
-import { RESUMABLE_READS, type ResumableReads } from './resumable-reads.js';
-import { prefersRespondAsync, RESPOND_ASYNC } from '../protocol/resumable-streams.js';
+import { readTaskEvents } from './stream/task-events-read.js';
+import { CLIENT_INTERNALS, type ClientInternals } from './client-internals.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
 import { randomUuid } from '../protocol/random-uuid.js';
@@ -338,57 +337,16 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       });
     },
   };
-  const resumableReads: ResumableReads = {
-    get offered() {
-      return context.service.resumable;
-    },
-    follow(tasks, options = {}) {
-      return followTasks(
-        { context, idleTimeoutMs, maxEventBytes: config.maxEventBytes },
-        { tasks, schemaOf, signal: options.signal },
-      );
-    },
-    startDetached(task, params, options = {}) {
-      const headers: Record<string, string> = {
-        'idempotency-key': options.idempotencyKey ?? randomUuid(),
-      };
-      // Only a service that said so is asked: a 0.3 service's CORS may not allow `Prefer`.
-      if (context.service.resumable) headers.prefer = RESPOND_ASYNC;
-      const what = `The answer to the short start of '${String(task)}'`;
-      return tracked('submit', task, (call) =>
-        withDeadline(
-          options.signal,
-          requestTimeoutMs,
-          () => requestTimeout(what, requestTimeoutMs),
-          async (signal) => {
-            const name = checkTaskName(task);
-            const sent = await send(context, {
-              method: 'POST',
-              path: `/workflows/${encodeURIComponent(name)}/stream`,
-              body: requestBody(schemaOf(name)?.params, name, params),
-              accept: 'application/json, text/event-stream',
-              headers,
-              signal,
-              call,
-            });
-            const { response } = sent;
-            if (response.ok && !prefersRespondAsync(response.headers.get('preference-applied'))) {
-              // The service streamed all the same: the task runs; its id is all that is needed.
-              const id = response.headers.get('x-task-id');
-              await response.body?.cancel().catch(() => undefined);
-              if (id === null) throw protocolError(what, 'a stream answer without x-task-id.');
-              call.taskId = id;
-              return { id, detached: false };
-            }
-            const read = { signal, what, maxBytes: context.maxResponseBytes };
-            const answer = await readEnvelope(sent, submitEnvelope, read);
-            call.taskId = answer.response.id;
-            return { id: answer.response.id, detached: true };
-          },
-        ),
-      );
-    },
+  // What the hooks' resumable reads need of this client (src/client/resumable-reads.ts), kept
+  // off its public face, so that an app that never uses them does not bundle them.
+  const internals: ClientInternals = {
+    context,
+    idleTimeoutMs,
+    requestTimeoutMs,
+    maxEventBytes: config.maxEventBytes,
+    schemaOf,
+    tracked,
   };
-  Object.defineProperty(client, RESUMABLE_READS, { value: resumableReads });
+  Object.defineProperty(client, CLIENT_INTERNALS, { value: internals });
   return client as unknown as TaskClient<Tasks>;
 }

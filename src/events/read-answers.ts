@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { describeIssues } from '../protocol/describe-issues.js';
-import { followRequestSchema, type FollowedTask } from '../protocol/resumable-streams.js';
+import { followRequestSchema, type FollowedTask } from '../protocol/follow-schemas.js';
 import { EventLogError, type EventLog, type EventLogEntry, type EventLogKey } from './event-log.js';
 import { formatServerSentEvent, KEEP_ALIVE_COMMENT } from './format-server-sent-event.js';
 import { parsePosition } from './log-position.js';

@@ -1,8 +1,8 @@
 /**
- * The reads of resumable streams (docs/protocol.md, "Resumable streams (0.4)"): `client.events()`,
- * one task's messages after a position, resuming by itself from its last position when the
- * connection drops; and the multiplexed read of several tasks over one connection, which the
- * hooks drive (not public). Both only read: no path here ever posts a task again.
+ * The events read of resumable streams (docs/protocol.md, "Resumable streams (0.4)"):
+ * `client.events()`, one task's messages after a position, resuming by itself from its last
+ * position when the connection drops, and the opening of an event-stream answer that the
+ * multiplexed read (follow-tasks.ts) shares. It only reads: it never posts a task again.
  */
 import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
@@ -15,13 +15,7 @@ import type { TaskSchema } from '../../protocol/task-schemas.js';
 import { isEventStreamMediaType } from '../../protocol/media-types.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { retryDelay } from '../../protocol/retry-after.js';
-import {
-  eventsPath,
-  FOLLOW_PATH,
-  followMessageSchema,
-  positionSchema,
-  type FollowedTask,
-} from '../../protocol/resumable-streams.js';
+import { eventsPath, isPosition } from '../../protocol/resumable-streams.js';
 import {
   createEventStreamReader,
   EventTooLargeError,
@@ -66,74 +60,77 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The messages of the next chunk that completes one, or `undefined` at the body's end. */
+type Messages = Awaited<ReturnType<EventStreamReader['read']>>;
+
 /**
  * An open event-stream answer, read message by message with an idle watchdog: `next()` resolves to
  * the next batch of messages, `undefined` at the end, or rejects (`network` when it broke or went
  * silent, `protocol` for an event too large).
  */
-class EventStreamBody {
-  readonly #reader: EventStreamReader;
-  readonly #idleTimeoutMs: number;
-  readonly #signal: AbortSignal;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #silent = false;
+export interface EventStreamBody {
+  /** The next batch of messages, for errors naming `taskId`. */
+  next(taskId: string | undefined): Promise<Messages>;
+  /** Closes the connection. */
+  close(): void;
+}
 
-  constructor(body: ReadableStream<Uint8Array>, setup: EventsReadSetup, signal: AbortSignal) {
-    this.#idleTimeoutMs = setup.idleTimeoutMs;
-    this.#signal = signal;
-    this.#reader = createEventStreamReader(body, {
-      maxEventBytes: setup.maxEventBytes,
-      onChunk: this.#arm,
-    });
-  }
-
-  readonly #arm = (): void => {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#silent = true;
-      void this.#reader.cancel();
-    }, this.#idleTimeoutMs);
+/** Reads `body` as an {@link EventStreamBody} under the client's idle limit and `signal`. */
+function eventStreamBody(
+  body: ReadableStream<Uint8Array>,
+  { idleTimeoutMs, maxEventBytes }: EventsReadSetup,
+  signal: AbortSignal,
+): EventStreamBody {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let silent = false;
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      silent = true;
+      void reader.cancel();
+    }, idleTimeoutMs);
   };
-
-  async next(taskId: string | undefined): Promise<Awaited<ReturnType<EventStreamReader['read']>>> {
-    this.#arm();
-    let messages: Awaited<ReturnType<EventStreamReader['read']>>;
-    try {
-      messages = await raceAbort(this.#reader.read(), this.#signal);
-    } catch (error) {
-      clearTimeout(this.#timer);
-      if (this.#signal.aborted) throw abortedError(this.#signal, taskId);
-      if (error instanceof EventTooLargeError) {
-        throw protocolError('The events read', error.message, taskId);
+  const reader = createEventStreamReader(body, { maxEventBytes, onChunk: arm });
+  return {
+    async next(taskId) {
+      arm();
+      let messages: Messages;
+      try {
+        messages = await raceAbort(reader.read(), signal);
+      } catch (error) {
+        if (signal.aborted) throw abortedError(signal, taskId);
+        if (error instanceof EventTooLargeError) {
+          throw protocolError('The events read', error.message, taskId);
+        }
+        throw new TaskwireError('network', 'The events read broke before its final event.', {
+          taskId,
+          cause: error,
+        });
+      } finally {
+        clearTimeout(timer);
       }
-      throw new TaskwireError('network', 'The events read broke before its final event.', {
-        taskId,
-        cause: error,
-      });
-    }
-    clearTimeout(this.#timer);
-    // A silent read was cancelled by the watchdog, which ends it like a body that ended.
-    if (this.#silent) {
-      throw new TaskwireError(
-        'network',
-        `The events read received nothing for ${this.#idleTimeoutMs} ms, not even a keep-alive, so it was closed.`,
-        { taskId },
-      );
-    }
-    return messages;
-  }
-
-  close(): void {
-    clearTimeout(this.#timer);
-    void this.#reader.cancel();
-  }
+      // A silent read was cancelled by the watchdog, which ends it like a body that ended.
+      if (silent) {
+        throw new TaskwireError(
+          'network',
+          `The events read received nothing for ${idleTimeoutMs} ms, not even a keep-alive, so it was closed.`,
+          { taskId },
+        );
+      }
+      return messages;
+    },
+    close() {
+      clearTimeout(timer);
+      void reader.cancel();
+    },
+  };
 }
 
 /**
  * Opens an event-stream answer: checks its status and content type, or throws the typed error;
  * `undefined` for a 204, a read after the task's final message.
  */
-async function openEventStream(
+export async function openEventStream(
   setup: EventsReadSetup,
   request: {
     method: 'GET' | 'POST';
@@ -171,7 +168,7 @@ async function openEventStream(
   if (response.body === null) {
     throw new TaskwireError('network', `${what} has no body.`, { taskId: call.taskId });
   }
-  return new EventStreamBody(response.body, setup, signal);
+  return eventStreamBody(response.body, setup, signal);
 }
 
 /** What `client.events()` reads. */
@@ -204,7 +201,7 @@ export async function* readTaskEvents<Event>(
   const name = checkTaskName(options.task);
   const taskId = checkTaskId(options.id);
   let after = options.after;
-  if (after !== undefined && !positionSchema.safeParse(after).success) {
+  if (after !== undefined && !isPosition(after)) {
     throw new TaskwireError('protocol', 'The position to read after is not one a service gave.', {
       reason: 'INVALID_POSITION',
       taskId,
@@ -245,7 +242,7 @@ export async function* readTaskEvents<Event>(
           }
           for (const message of messages) {
             const position = message.id;
-            if (position === undefined || !positionSchema.safeParse(position).success) {
+            if (!isPosition(position)) {
               throw protocolError(what, 'a message has no position (its id: line).', taskId);
             }
             // A position at or before one already read is a repeat: the read after a resume may
@@ -285,105 +282,6 @@ export async function* readTaskEvents<Event>(
         }
       }
     }
-  } finally {
-    body?.close();
-    userSignal?.removeEventListener('abort', onAbort);
-    controller.abort();
-  }
-}
-
-/** One message of the multiplexed read: a task's event at its position, or the task's error. */
-export type FollowMessage<Event> =
-  | { task: string; id: string; position: string; event: Event }
-  | { task: string; id: string; error: TaskwireError };
-
-/** What the multiplexed read follows. */
-export interface FollowOptions {
-  /** The tasks, each with the position it has (or `null` from the first message). */
-  tasks: readonly FollowedTask[];
-  /** The schemas of a task, when the client has them. */
-  schemaOf: (task: string) => TaskSchema | undefined;
-  /** Closes the read. */
-  signal: AbortSignal | undefined;
-}
-
-/**
- * The multiplexed read (docs/protocol.md, "Resumable streams (0.4)"): one connection for every
- * task the page follows, each message checked as its task's stream would be. A task that cannot be
- * read comes once as an `http` error with the service's reason. The iteration ends when every task
- * has ended; it rejects when the connection breaks (the caller opens a new read with the positions
- * it has), and it does not resume by itself. Internal: the hooks drive it.
- */
-export async function* followTasks<Event>(
-  setup: EventsReadSetup,
-  options: FollowOptions,
-): AsyncGenerator<FollowMessage<Event>, undefined, undefined> {
-  const call = setup.context.feed.begin('stream', '*');
-  const controller = new AbortController();
-  const userSignal = options.signal;
-  const onAbort = () => controller.abort(userSignal?.reason);
-  if (userSignal?.aborted) throw abortedError(userSignal);
-  userSignal?.addEventListener('abort', onAbort, { once: true });
-  const signal = controller.signal;
-  const what = 'The multiplexed events read';
-  const positions = new Map(options.tasks.map((task) => [`${task.task}\0${task.id}`, task.after]));
-  let body: EventStreamBody | undefined;
-  try {
-    body = await openEventStream(
-      setup,
-      { method: 'POST', path: FOLLOW_PATH, body: JSON.stringify({ follow: options.tasks }) },
-      what,
-      call,
-      signal,
-    );
-    if (body === undefined) return undefined;
-    for (;;) {
-      const messages = await body.next(undefined);
-      if (messages === undefined) return undefined;
-      for (const message of messages) {
-        const parsed = followMessageSchema.safeParse(parseStreamData(message.data, undefined));
-        if (!parsed.success) throw protocolError(what, 'a message is not { task, id, … }.');
-        const data = parsed.data;
-        const key = `${data.task}\0${data.id}`;
-        if (!positions.has(key)) throw protocolError(what, 'a message names a task not followed.');
-        if ('error' in data) {
-          const errorBody = data.error;
-          positions.delete(key);
-          yield {
-            task: data.task,
-            id: data.id,
-            error: new TaskwireError(
-              'http',
-              `The service answered ${errorBody.statusCode} ${errorBody.reason}: ${errorBody.message}`,
-              {
-                status: errorBody.statusCode,
-                reason: errorBody.reason,
-                body: errorBody,
-                taskId: data.id,
-              },
-            ),
-          };
-          continue;
-        }
-        const last = positions.get(key);
-        // The page hands over from one read to the next with a short overlap: a repeat is dropped.
-        if (last !== null && last !== undefined && data.position <= last) continue;
-        positions.set(key, data.position);
-        const event = checkStreamEvent<Event>(data.message, {
-          schema: options.schemaOf(data.task),
-          taskId: data.id,
-          eventIdFrom: 'message',
-        });
-        setup.context.feed.report('event', call, event);
-        yield { task: data.task, id: data.id, position: data.position, event };
-      }
-    }
-  } catch (error) {
-    const typed = TaskwireError.isInstance(error)
-      ? error
-      : new TaskwireError('network', `${what} broke.`, { cause: error });
-    setup.context.feed.report('error', call, typed);
-    throw typed;
   } finally {
     body?.close();
     userSignal?.removeEventListener('abort', onAbort);
