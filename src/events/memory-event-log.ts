@@ -18,8 +18,11 @@ import {
 } from './event-log.js';
 import { formatPosition, parsePosition } from './log-position.js';
 
-interface HeldEntry extends EventLogEntry {
+/** A kept message; its position is written from its sequence number when it is read. */
+interface HeldEntry {
   sequence: number;
+  message: string;
+  final: boolean;
   bytes: number;
 }
 
@@ -121,7 +124,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       const next = first === undefined ? undefined : log.entries[cursor + 1 - first.sequence];
       if (next !== undefined) {
         cursor = next.sequence;
-        yield { position: next.position, message: next.message, final: next.final };
+        yield { position: formatPosition(next.sequence), message: next.message, final: next.final };
         if (next.final) return;
         continue;
       }
@@ -175,7 +178,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       const sequence = log.nextSequence++;
       const bytes = utf8Length(message);
       const position = formatPosition(sequence);
-      log.entries.push({ sequence, position, message, final, bytes });
+      log.entries.push({ sequence, message, final, bytes });
       log.bytes += bytes;
       // The newest message always stays, so a read after the one before it still gets it.
       while (log.bytes > maxLogBytes && log.entries.length > 1) {
