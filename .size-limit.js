@@ -9,8 +9,10 @@
  * and the quick-start page of the README (a client, a price, a stream, the two components that show
  * them, and the stylesheet), which is what a first app ships. The first was 10.75 kB with the
  * client as one graph on eventsource-parser, 12.39 kB while the stream budget lived in the client
- * (`client.stream` is part of every client), and 10.89 kB since `useTaskStream` keeps it
- * (docs/protocol.md, "The stream budget").
+ * (`client.stream` is part of every client), 10.89 kB since `useTaskStream` keeps it
+ * (docs/protocol.md, "The stream budget"), and 12.04 kB with `client.events()` and the positions of
+ * resumable streams (docs/protocol.md, "Resumable streams (0.4)"); the multiplexed read and the
+ * short start stay out of it until a hook uses them.
  */
 const ignore = ['react', 'react-dom', '@tanstack/react-query', 'zod'];
 
@@ -30,7 +32,7 @@ export default [
   budget(
     'createTaskClient + useTaskResult, with everything they may load',
     'createTaskClient, useTaskResult',
-    '11 kB',
+    '12.5 kB',
   ),
   {
     name: 'the quick-start page: client, useTaskOptions, useTaskStream, CreditCostPreview, TaskProgress, styles.css',
@@ -42,14 +44,14 @@ export default [
     },
     ignore,
     gzip: true,
-    // 22 kB until 0.4's journal rules (a refused stream start forgotten, the params of a start kept
-    // with keepParams) gave useTaskStream about 0.2 kB more.
-    limit: '22.25 kB',
+    // 22 kB until 0.4: the journal's rules (a refused start forgotten, keepParams) and the client's
+    // resumable streams (positions, the short start) add to useTaskStream.
+    limit: '23.5 kB',
   },
   budget(
     'every hook + client + provider',
     'createTaskClient, TaskwireProvider, useSubmitTask, useTaskResult, useTaskStream, useTaskOptions, useExecuteTask',
-    '16.5 kB',
+    '17.5 kB',
   ),
   budget('TaskProgress', 'TaskProgress', '3.75 kB'),
   budget('CreditCostPreview', 'CreditCostPreview', '3.75 kB'),

@@ -17,6 +17,7 @@ import {
   type Answer,
   type CheckRun,
 } from './check-run.js';
+import { offersResumableStreams } from '../protocol/resumable-streams.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
 import {
   failedEventSchema,
@@ -189,7 +190,7 @@ export async function checkStream(
       recordUsage: usage,
       exchange,
     });
-  checkEventIds(run, captured, record, exchange);
+  checkEventIds(run, captured, record, exchange, offersResumableStreams(response.headers));
 }
 
 /** The stream's `task.completed` event, when it sent one that parses. */
@@ -322,15 +323,33 @@ function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exch
   );
 }
 
+/** A resumable stream's custom event carries its uuid in its JSON, as `eventId`. */
+function eventIdOf(message: CapturedStream['messages'][number]): string | undefined {
+  try {
+    const eventId = (JSON.parse(message.data) as { eventId?: unknown }).eventId;
+    return typeof eventId === 'string' ? eventId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each custom event's id, the one Get Result lists: its `id:` line, or in a resumable stream (whose
+ * `id:` is the message's position) its `eventId` (docs/protocol.md, "Resumable streams (0.4)").
+ */
 function checkEventIds(
   run: CheckRun,
   captured: CapturedStream,
   record: Answer,
   exchange: Exchange,
+  resumable: boolean,
 ): void {
   const streamed = captured.messages
     .filter((message) => typeOf(message)?.startsWith('event.'))
-    .map((message) => ({ type: typeOf(message)!, id: message.id }));
+    .map((message) => ({
+      type: typeOf(message)!,
+      id: resumable ? eventIdOf(message) : message.id,
+    }));
   if (streamed.length === 0) {
     run.skip(
       'stream.event-ids',
@@ -341,8 +360,10 @@ function checkEventIds(
   const missing = streamed.findIndex((event) => event.id === undefined || event.id === '');
   if (missing >= 0) {
     run.fail('stream.event-ids', {
-      expected: 'an id: line on every event.* message, the id Get Result lists for it',
-      observed: `the ${streamed[missing]!.type} message (custom event ${missing + 1}) has no id: line`,
+      expected: resumable
+        ? 'an eventId on every event.* message of a resumable stream, the id Get Result lists for it'
+        : 'an id: line on every event.* message, the id Get Result lists for it',
+      observed: `the ${streamed[missing]!.type} message (custom event ${missing + 1}) has no ${resumable ? 'eventId' : 'id: line'}`,
       exchange,
     });
     return;

@@ -13,6 +13,8 @@ import { checkTaskId, checkTaskName, requestBody, schemaOfTask } from './call-ch
 import { checkResult, readEnvelope, type Sent } from './read-answer.js';
 import { send, type RequestContext } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
+import { readTaskEvents } from './stream/task-events-read.js';
+import { CLIENT_INTERNALS, type ClientInternals } from './client-internals.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
 import { randomUuid } from '../protocol/random-uuid.js';
@@ -30,6 +32,7 @@ import type {
   SubmitOptions,
   TaskClient,
   TaskClientConfig,
+  TaskEventsOptions,
 } from './types.js';
 import type { CallRecord, ClientOperation } from './activity-types.js';
 import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
@@ -122,6 +125,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     onUnauthorized: config.onUnauthorized,
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     feed,
+    service: { resumable: false },
   };
   const executeTimeoutMs = config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
   const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -280,6 +284,23 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     },
 
     /**
+     * The events read (docs/protocol.md, "Resumable streams (0.4)"): the task's messages after
+     * `after`, each with its position, resuming by itself after a dropped connection; never posts.
+     */
+    events(task: string, id: string, options: TaskEventsOptions = {}) {
+      return readTaskEvents(
+        { context, idleTimeoutMs, maxEventBytes: config.maxEventBytes },
+        {
+          task,
+          id,
+          after: options.after,
+          schema: schemaOf(task),
+          signal: options.signal,
+        },
+      );
+    },
+
+    /**
      * Execute (docs/protocol.md, "Execute"): its own deadline, `executeTimeoutMs`, past which it
      * rejects with a `timeout` that is not retryable (a second Execute would run, and charge, the
      * task again); the caller's abort rejects with `aborted`.
@@ -310,5 +331,16 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       });
     },
   };
+  // What the hooks' resumable reads need of this client (src/client/resumable-reads.ts), kept
+  // off its public face, so that an app that never uses them does not bundle them.
+  const internals: ClientInternals = {
+    context,
+    idleTimeoutMs,
+    requestTimeoutMs,
+    maxEventBytes: config.maxEventBytes,
+    schemaOf,
+    tracked,
+  };
+  Object.defineProperty(client, CLIENT_INTERNALS, { value: internals });
   return client as unknown as TaskClient<Tasks>;
 }

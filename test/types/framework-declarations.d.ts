@@ -28,3 +28,8 @@ declare module 'next/headers' {
     get(name: string): { name: string; value: string } | undefined;
   }>;
 }
+
+// The part of Next.js's `next/server` that the proxy with a log uses on a serverless host.
+declare module 'next/server' {
+  export function after(task: Promise<unknown> | (() => unknown)): void;
+}
