@@ -1,14 +1,13 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { clientStreamCallbacks, keepFinalRecord } from '../state/client-stream-callbacks.js';
 import type { PollingPolicyOptions } from '../state/polling-policy.js';
-import {
-  createTaskStreamController,
-  type TaskStreamCallbacks,
-} from '../state/task-stream-controller.js';
-import type { TaskStreamState } from '../state/task-stream-state.js';
+import { streamEndStatus, streamJournal } from '../state/stream-journal.js';
 import { streamSlots } from '../state/stream-slots.js';
-import { isTerminalStatus, type TaskRecord } from '../protocol/records.js';
+import { createTaskStreamController } from '../state/task-stream-controller.js';
+import type { TaskStreamState } from '../state/task-stream-state.js';
+import type { TaskRecord } from '../protocol/records.js';
 import type {
   TaskCustomEvent,
   TaskName,
@@ -78,39 +77,28 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const { scope } = client;
   // The client's slots, made once per client: they read the page's Web Locks when made.
   const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
-  const callbacks = (): TaskStreamCallbacks<Params, Result, Event> => ({
-    openStream: (params, streamOptions) => client.stream(task, params, streamOptions),
-    watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
-    // At most `maxOpenStreams` open per origin; over it, Submit and the shared poll.
-    streamBudget: {
+  const kept = useMemo(
+    () =>
+      journal && resumeKey !== undefined
+        ? streamJournal(journal, scope, task, resumeKey)
+        : undefined,
+    [journal, scope, task, resumeKey],
+  );
+  const callbacks = () =>
+    clientStreamCallbacks({
+      client,
+      task,
       takeSlot,
-      submit: (params, submitOptions) => client.submit(task, params, submitOptions),
-    },
-    // One task, one truth on a page: every view of the task reads this entry.
-    onRecord: (record) =>
-      queryClient.setQueryData<TaskRecord<Result>>(
-        taskwireKeys.result(scope, task, record.id),
-        // A final record, read by a poll or another tab, is never taken back by a live one.
-        (cached) =>
-          cached && isTerminalStatus(cached.status) && !isTerminalStatus(record.status)
-            ? cached
-            : record,
-      ),
-    ...(onEvent ? { onEvent } : {}),
-    ...(journal && resumeKey !== undefined
-      ? {
-          onTaskId: (id: string) =>
-            journal.record(scope, {
-              key: resumeKey,
-              task,
-              id,
-              mode: 'stream',
-              status: 'IN_PROGRESS',
-              startedAt: Date.now(),
-            }),
-        }
-      : {}),
-  });
+      watchRecord: queryRecordWatcher<Result>(queryClient, client, task, polling, journal),
+      // One task, one truth on a page: every view of the task reads this entry.
+      onRecord: (record) =>
+        queryClient.setQueryData<TaskRecord<Result>>(
+          taskwireKeys.result(scope, task, record.id),
+          (cached) => keepFinalRecord(cached, record),
+        ),
+      onEvent,
+      journal: kept,
+    });
   const [controller] = useState(() =>
     createTaskStreamController<Params, Result, Event>({
       ...callbacks(),
@@ -118,13 +106,7 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
       // Looked up at the first client snapshot, never in a server render or a hydrating one: the
       // journal reads storage and the clock, which the server has not (docs/protocol.md, "The hooks").
-      ...(journal && resumeKey !== undefined
-        ? {
-            resume: () =>
-              journal.entries(scope).find((entry) => entry.key === resumeKey && entry.task === task)
-                ?.id,
-          }
-        : {}),
+      ...(kept ? { resume: kept.resume } : {}),
     }),
   );
   // The controller lives as long as the component; give it the latest props after each render.
@@ -139,21 +121,18 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     controller.getServerSnapshot,
   );
   // The journal follows the task to its end, so a reload after it shows the outcome, not a recovery.
-  const ended =
-    state.status === 'completed' ? 'COMPLETED' : state.status === 'failed' ? 'FAILED' : undefined;
+  const ended = streamEndStatus(state.status);
   useEffect(() => {
     if (journal && ended && state.taskId !== undefined) {
       journal.update(scope, state.taskId, { status: ended });
     }
   }, [journal, scope, ended, state.taskId]);
-  // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
   const start = useCallback(
     (params: Params) => {
-      if (journal && resumeKey !== undefined)
-        journal.begin(scope, { key: resumeKey, task, mode: 'stream', startedAt: Date.now() });
+      kept?.begin();
       controller.start(params);
     },
-    [controller, journal, resumeKey, scope, task],
+    [controller, kept],
   );
   return { ...state, start, stop: controller.stop };
 }

@@ -1,19 +1,22 @@
 /**
- * Runs one streamed task at a time and keeps its {@link TaskStreamState}: reduces every event, tells
- * subscribers at most once per frame, shows the final state at once or, when this frame has already
- * flushed, on the next one. A run takes a slot of the stream budget first; over budget it starts the
- * task with Submit and follows it through its {@link WatchTaskRecord} (docs/protocol.md, "The stream
- * budget"). When a connection breaks with a known task id, it reads the outcome through the same
- * watch instead of posting again (docs/protocol.md, "Streams"), so a stream recovers the same way
- * with or without React. The frame scheduler lives here because nothing else needs it.
+ * Runs one streamed task at a time and keeps its {@link TaskStreamState}: reduces what its run
+ * reports, tells subscribers at most once per frame (frame-scheduler.ts), shows the final state at
+ * once or, when this frame has already flushed, on the next one. How the task's messages travel is
+ * the run's job (task-run.ts): the controller only picks the run. A start takes a slot of the
+ * stream budget first and streams with it; over budget it starts the task with Submit and watches
+ * its record (docs/protocol.md, "The stream budget"). A stream that breaks with a known task id
+ * hands over to the watch of its record instead of posting again (docs/protocol.md, "Streams"), so
+ * a stream recovers the same way with or without React.
  */
-import { TaskwireError } from '../client/errors.js';
 import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
+import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+import { streamRun } from './stream-run.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
-import { submitWithRetries } from './submit-coalescer.js';
+import { submitAndWatchRun } from './submit-and-watch-run.js';
+import type { TaskRun, TaskRunSink } from './task-run.js';
 import {
   eventReferenceOf,
   initialTaskStreamState,
@@ -24,95 +27,8 @@ import {
   type TaskStreamAction,
   type TaskStreamState,
 } from './task-stream-state.js';
+import { watchRun } from './watch-run.js';
 import type { WatchTaskRecord } from './watch-task-record.js';
-
-/*
- * The frame scheduler coalesces many "state changed" signals into at most one flush per animation
- * frame, so a fast stream does not cause a render per event. A state that should show promptly (a
- * stream's final state) goes through `flushSoon`: at once when this frame has not flushed yet, else
- * on the next frame, so it never adds a second flush to a frame.
- */
-
-/** Schedules a callback at most once per frame. */
-export interface FrameScheduler {
-  /** Asks for a flush on the next frame; repeated calls before it are free. */
-  schedule(): void;
-  /**
-   * Flushes at once unless a flush already ran in this frame (since the last frame callback), in
-   * which case on the next frame. In a hidden document, which runs no frames, it flushes at once.
-   */
-  flushSoon(): void;
-  /** Flushes now whatever ran in this frame (for what a user did: start, stop), and drops the pending flush. */
-  flushNow(): void;
-  /** Cancels a pending flush without running it. */
-  cancel(): void;
-}
-
-type Cancel = () => void;
-
-/** Uses `requestAnimationFrame` where there is one (a browser tab), else a 16 ms timer (Node, tests). */
-function requestFrame(callback: () => void): Cancel {
-  if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
-    const handle = requestAnimationFrame(callback);
-    return () => cancelAnimationFrame(handle);
-  }
-  const handle = setTimeout(callback, 16);
-  return () => clearTimeout(handle);
-}
-
-/** Whether the document is hidden: a background tab runs no animation frames until it shows again. */
-function isDocumentHidden(): boolean {
-  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
-}
-
-/**
- * Creates a {@link FrameScheduler} around `flush`. `request` asks for the next frame (defaults to
- * `requestAnimationFrame`, or a 16 ms timer without it); `isHidden` says whether frames are paused
- * (defaults to reading `document.visibilityState`).
- */
-export function createFrameScheduler(
-  flush: () => void,
-  request: (callback: () => void) => Cancel = requestFrame,
-  isHidden: () => boolean = isDocumentHidden,
-): FrameScheduler {
-  // The frame asked for, if any. It runs a wanted flush, and it also marks where the frame in which
-  // the last flush ran is over: that is how `flushSoon` knows whether this frame has flushed.
-  let cancelFrame: Cancel | undefined;
-  let wanted = false;
-  let flushedThisFrame = false;
-  const awaitFrame = () => {
-    cancelFrame ??= request(onFrame);
-  };
-  const run = () => {
-    wanted = false;
-    flushedThisFrame = true;
-    // Even with nothing more to flush, learn when this frame ends (one idle frame after the last).
-    awaitFrame();
-    flush();
-  };
-  function onFrame() {
-    cancelFrame = undefined;
-    flushedThisFrame = false;
-    if (wanted) run();
-  }
-  const schedule = () => {
-    wanted = true;
-    awaitFrame();
-  };
-  return {
-    schedule,
-    flushSoon() {
-      if (flushedThisFrame && !isHidden()) schedule();
-      else run();
-    },
-    flushNow: run,
-    cancel() {
-      cancelFrame?.();
-      cancelFrame = undefined;
-      wanted = false;
-    },
-  };
-}
 
 /** Opens the stream of one task run: a bound `client.stream(task, params, options)`. */
 export type OpenTaskStream<Params, Event> = (
@@ -146,9 +62,9 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   /** The stream budget; without one, every run opens a stream. */
   streamBudget?: StreamBudget<Params> | undefined;
   /** Called for every custom event, including those the bounded list no longer holds. */
-  onEvent?: (event: Event) => void;
+  onEvent?: ((event: Event) => void) | undefined;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
-  onTaskId?: (taskId: string) => void;
+  onTaskId?: ((taskId: string) => void) | undefined;
   /**
    * Called with the TaskRecord the stream amounts to, for the cache that other views of the task
    * read (one task, one truth on a page): while it streams, an `IN_PROGRESS` record with the
@@ -215,11 +131,16 @@ export const DEFAULT_RECOVER_FOR_MS = 600_000;
 /** More custom events than this in one stream and no record is rebuilt from it (memory stays flat). */
 const MAX_RECORD_EVENTS = 10_000;
 
-/** Anything a stream or a Submit threw, as a `TaskwireError`. */
-function typedFailure(error: unknown): TaskwireError {
-  return TaskwireError.isInstance(error)
-    ? error
-    : new TaskwireError('protocol', 'The stream failed unexpectedly.', { cause: error });
+/**
+ * The run in progress as the controller sees it: the abort that ends it, its params' key (a start
+ * with the same params joins it), the release of its stream slot, and whether it reads its task's
+ * record rather than its stream (then it has no record to hand to `onRecord`).
+ */
+interface CurrentRun {
+  abort: AbortController;
+  paramsKey: string;
+  slot?: ReleaseStreamSlot | undefined;
+  fromRecord?: boolean;
 }
 
 /** Creates a {@link TaskStreamController}. */
@@ -237,19 +158,7 @@ export function createTaskStreamController<
   const serverSnapshot = initialTaskStreamState<Result, Event>();
   let working = serverSnapshot;
   let snapshot = working;
-  // The run in progress: its abort, its params' key, whether it follows its task over budget, the
-  // release of its stream slot, and while it watches the record the stop of that watch and the
-  // timer after which it gives up.
-  let current:
-    | {
-        abort: AbortController;
-        paramsKey: string;
-        follows?: boolean;
-        releaseSlot?: ReleaseStreamSlot | undefined;
-        stopWatch?: (() => void) | undefined;
-        giveUp?: ReturnType<typeof setTimeout> | undefined;
-      }
-    | undefined;
+  let current: CurrentRun | undefined;
   let references: EventReference[] | undefined = [];
   // The lookup of a task to resume runs once, at the first snapshot or subscription (never at
   // creation, which a server render also does); the task's watch waits for the first subscriber,
@@ -273,8 +182,8 @@ export function createTaskStreamController<
   /** Hands the record of a stream in progress to `onRecord`, once per flush, when it changed. */
   const publishLiveRecord = () => {
     const { status, progress, partialResult } = working;
-    // A run that follows its task reads that cache; only a stream has a record to add.
-    if (status !== 'streaming' || current?.follows || callbacks.onRecord === undefined) return;
+    // A run that reads the record reads that cache; only a stream has a record to add.
+    if (status !== 'streaming' || current?.fromRecord || callbacks.onRecord === undefined) return;
     const events = references?.length ?? 0;
     if (
       published !== undefined &&
@@ -328,189 +237,103 @@ export function createTaskStreamController<
   };
 
   /**
-   * Ends the run: aborts its connection and frees its slot at once (so that a start replacing it
-   * finds the slot), stops its record watch and its recovery deadline.
+   * Ends the run in progress: its signal aborts (its connection, watch and timers stop) and its
+   * slot is freed at once, so that a start replacing it finds the slot.
    */
   const endRun = () => {
-    current?.abort.abort();
-    current?.releaseSlot?.();
-    current?.stopWatch?.();
-    clearTimeout(current?.giveUp);
+    const run = current;
     current = undefined;
+    run?.abort.abort();
+    run?.slot?.();
   };
 
-  /**
-   * Reads the run's task through the record watch until it settles: a broken stream's outcome
-   * (`recovering`), or the whole of a task over budget, which also tells the custom events its
-   * records list, by reference. A failed read shows in `error` while the watch retries (a run over
-   * budget is `recovering` from then on); one that will not heal, or `recoverForMs` without a
-   * record, ends the run in `error`.
-   */
-  const watch = (run: NonNullable<typeof current>, taskId: string) => {
-    if (!run.follows) {
+  /** The sink of `run`: what it reports counts while it is the run in progress, and no longer. */
+  const sinkOf = (run: CurrentRun): TaskRunSink<Result, Event> => ({
+    open(taskId, source) {
+      if (current !== run) return;
+      run.fromRecord = source === 'record';
+      dispatch({ type: 'open', taskId }, 'soon');
+      if (taskId !== undefined) callbacks.onTaskId?.(taskId);
+    },
+    event(event) {
+      if (current !== run) return;
+      if (event.type.startsWith('event.')) {
+        rememberReference(event as { type: string; eventId?: unknown });
+        callbacks.onEvent?.(event as Event);
+      }
+      dispatch({ type: 'event', event }, 'frame');
+      if (!isSettledStreamStatus(working.status)) return;
+      endRun();
+      // At once, or on the next frame when this frame has flushed already: never two in one.
+      scheduler.flushSoon();
+      const record = recordOfStream(working, references);
+      if (record) callbacks.onRecord?.(record);
+    },
+    record(record) {
+      if (current !== run) return;
+      dispatch({ type: 'record', record }, 'soon');
+      if (isSettledStreamStatus(working.status)) endRun();
+    },
+    recovering(taskId) {
+      if (current !== run) return;
       working = { ...working, taskId };
       dispatch({ type: 'recover' }, 'soon');
-    }
-    const isCurrent = () => current === run && !isSettledStreamStatus(working.status);
-    const giveUp = (error: TaskwireError) => {
-      dispatch({ type: 'error', error }, 'soon');
+    },
+    readFailed(error) {
+      if (current !== run) return;
+      // One flush for both: `recovering` shows with its error.
+      if (working.status !== 'recovering') working = { ...working, status: 'recovering' };
+      dispatch({ type: 'recovery-failure', error }, 'soon');
+    },
+    fail(error) {
+      if (current !== run) return;
       endRun();
-    };
-    const restartDeadline = () => {
-      clearTimeout(run.giveUp);
-      run.giveUp = setTimeout(() => {
-        if (!isCurrent()) return;
-        giveUp(
-          working.error ??
-            new TaskwireError(
-              'timeout',
-              `The task's outcome could not be read for ${recoverForMs} ms${run.follows ? '' : ' after its stream broke'}.`,
-              { taskId },
-            ),
-        );
-      }, recoverForMs);
-    };
-    restartDeadline();
-    const told = new Set<string>();
-    const stopWatch = callbacks.watchRecord(taskId, {
-      onRecord(record) {
-        if (!isCurrent() || record.id !== taskId) return;
-        if (run.follows) {
-          // Get Result lists custom events as `{ type, id }` only (docs/protocol.md, "The stream budget").
-          for (const { type, id } of record.events) {
-            if (told.has(id)) continue;
-            told.add(id);
-            const event = { type, eventId: id } as unknown as Event;
-            callbacks.onEvent?.(event);
-            dispatch({ type: 'event', event }, 'frame');
-          }
-        }
-        dispatch({ type: 'record', record }, 'soon');
-        if (isSettledStreamStatus(working.status)) endRun();
-        else restartDeadline();
-      },
-      onError(error) {
-        if (!isCurrent()) return;
-        // A retryable failure is retried by the watch's policy; the others will not heal.
-        if (!error.retryable) return giveUp(error);
-        // One flush for both: `recovering` shows with its error.
-        if (working.status !== 'recovering') working = { ...working, status: 'recovering' };
-        dispatch({ type: 'recovery-failure', error }, 'soon');
-      },
-    });
-    // A watch may report a final record before it returns (one already cached): then it is over.
-    if (current === run) run.stopWatch = stopWatch;
-    else stopWatch();
-  };
+      dispatch({ type: 'error', error }, 'soon');
+    },
+    handOver(next) {
+      if (current !== run) return;
+      endRun();
+      const after: CurrentRun = { abort: new AbortController(), paramsKey: run.paramsKey };
+      current = after;
+      go(after, next);
+    },
+  });
+
+  /** Starts `next` as the run in progress `run`. */
+  const go = (run: CurrentRun, next: TaskRun<Result, Event>) => next(sinkOf(run), run.abort.signal);
+
+  /** The watch of task `taskId`'s record, with the record watch of the latest callbacks. */
+  const watch = (taskId: string, after: 'break' | 'submit') =>
+    watchRun<Result, Event>({ taskId, after, watchRecord: callbacks.watchRecord, recoverForMs });
 
   /**
-   * A run over the stream budget: Submit under one idempotency key (a retryable failure sent again
-   * with it, so the task starts once), then the watch of its record.
+   * Starts the run in progress: a stream with a slot of the budget (or without a budget), else
+   * Submit and the watch of its record.
    */
-  const follow = async (
-    params: Params,
-    self: NonNullable<typeof current>,
-    budget: StreamBudget<Params>,
-  ) => {
-    self.follows = true;
-    references = undefined;
-    const { signal } = self.abort;
-    let taskId: string;
-    try {
-      taskId = await submitWithRetries(
-        (idempotencyKey) => budget.submit(params, { idempotencyKey, signal }),
-        signal,
-      );
-    } catch (error) {
-      if (current !== self || signal.aborted) return;
-      current = undefined;
-      dispatch({ type: 'error', error: typedFailure(error) }, 'soon');
-      return;
-    }
-    if (current !== self) return;
-    dispatch({ type: 'open', taskId }, 'soon');
-    callbacks.onTaskId?.(taskId);
-    watch(self, taskId);
-  };
-
-  /** A run with a slot (or without a budget): the stream, whose events fold into the state. */
-  const stream = async (params: Params, self: NonNullable<typeof current>) => {
-    const { abort } = self;
-    const isCurrent = () => current === self;
-    let taskId: string | undefined;
-    let answered = false;
-    try {
-      const events = callbacks.openStream(params, {
-        signal: abort.signal,
-        onOpen: (info) => {
-          taskId = info.taskId;
-          answered = true;
-          if (!isCurrent()) return;
-          dispatch({ type: 'open', taskId: info.taskId }, 'soon');
-          if (info.taskId !== undefined) callbacks.onTaskId?.(info.taskId);
-        },
-      });
-      for await (const event of events) {
-        if (!isCurrent()) return;
-        if (event.type.startsWith('event.')) {
-          rememberReference(event as { type: string; eventId?: unknown });
-          callbacks.onEvent?.(event as Event);
-        }
-        dispatch({ type: 'event', event }, 'frame');
-        if (isSettledStreamStatus(working.status)) {
-          // At once, or on the next frame when this frame has flushed already: never two in one.
-          scheduler.flushSoon();
-          current = undefined;
-          const record = recordOfStream(working, references);
-          if (record) callbacks.onRecord?.(record);
-          return;
-        }
-      }
-    } catch (error) {
-      if (!isCurrent() || abort.signal.aborted) return;
-      const failure = typedFailure(error);
-      const knownTaskId = failure.taskId ?? taskId;
-      if (failure.code === 'network' && knownTaskId !== undefined) {
-        // The task runs on at the service: read its outcome instead of posting (and paying) again.
-        watch(self, knownTaskId);
-        return;
-      }
-      // Before any answer, the client's error says what happened in the words of every request.
-      const outcomeUnknown =
-        failure.code === 'network' && answered
-          ? new TaskwireError(
-              'network',
-              'The stream broke before the task ended and the service sent no task id, so the outcome is unknown.',
-              { cause: failure },
-            )
-          : failure;
-      current = undefined;
-      dispatch({ type: 'error', error: outcomeUnknown }, 'soon');
-    }
-  };
-
-  /** Takes a slot of the budget: a stream with one, a follow without. */
-  const run = async (
-    params: Params,
-    self: NonNullable<typeof current>,
-    slot: ReleaseStreamSlot | undefined,
-  ) => {
+  const follow = async (params: Params, run: CurrentRun, slot: ReleaseStreamSlot | undefined) => {
     const budget = callbacks.streamBudget;
+    const stream = () =>
+      streamRun<Result, Event>({
+        open: (streamOptions) => callbacks.openStream(params, streamOptions),
+        afterBreak: (taskId) => watch(taskId, 'break'),
+      });
     if (budget === undefined) {
       slot?.();
-      return stream(params, self);
+      return go(run, stream());
     }
     const release = slot ?? (await budget.takeSlot());
-    if (current !== self) return release?.();
-    if (release === undefined) return follow(params, self, budget);
-    self.releaseSlot = release;
-    try {
-      await stream(params, self);
-    } finally {
-      // After the final event, an error or an abort: the connection is closed by then. A slot
-      // handed to the run that replaced this one is no longer this run's to free.
-      self.releaseSlot?.();
+    if (current !== run) return release?.();
+    if (release === undefined) {
+      return go(
+        run,
+        submitAndWatchRun<Result, Event>({
+          submit: (submitOptions) => budget.submit(params, submitOptions),
+          watch: (taskId) => watch(taskId, 'submit'),
+        }),
+      );
     }
+    run.slot = release;
+    go(run, stream());
   };
 
   const stop = () => {
@@ -531,7 +354,7 @@ export function createTaskStreamController<
       snapshot = working;
       if (resumeOnSubscribe && current !== undefined && working.taskId !== undefined) {
         resumeOnSubscribe = false;
-        watch(current, working.taskId);
+        go(current, watch(working.taskId, 'break'));
       }
       return () => {
         listeners.delete(listener);
@@ -552,15 +375,15 @@ export function createTaskStreamController<
       resumeOnSubscribe = false;
       // A stream's slot goes to the run that replaces it: a Web Lock given up is free only a few
       // microtasks later, and the new run would find none and follow by polling.
-      const slot = current?.releaseSlot;
-      if (current) current.releaseSlot = undefined;
+      const slot = current?.slot;
+      if (current) current.slot = undefined;
       endRun();
-      const self = { abort: new AbortController(), paramsKey };
-      current = self;
+      const run: CurrentRun = { abort: new AbortController(), paramsKey };
+      current = run;
       references = [];
       published = undefined;
       dispatch({ type: 'start' }, 'now');
-      void run(params, self, slot);
+      void follow(params, run, slot);
     },
     stop,
     configure(next) {

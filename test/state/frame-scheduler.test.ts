@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFrameScheduler } from '../../src/state/task-stream-controller.js';
+import { createFrameScheduler } from '../../src/state/frame-scheduler.js';
 
 /** Animation frames that run only when the test ticks them. */
 function manualFrames() {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/protocol/stream-events.js';
-import {
-  createFrameScheduler,
-  createTaskStreamController,
-} from '../../src/state/task-stream-controller.js';
+import { createFrameScheduler } from '../../src/state/frame-scheduler.js';
+import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
 import type { StreamOptions, TaskStream } from '../../src/client/types.js';
 
 type Event = StreamEvent<{ frames: number }>;

@@ -10,8 +10,8 @@ import {
 } from '../../src/reference/index.js';
 import { pollTaskRecord } from '../support/poll-task-record.js';
 import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
-import type { TaskRecordListener } from '../../src/state/watch-task-record.js';
 import { cutStreamBody } from '../support/cut-stream-body.js';
+import { manualWatch } from '../support/manual-watch.js';
 
 let service: ReturnType<typeof createReferenceService>;
 beforeEach(() => {
@@ -132,22 +132,6 @@ describe('createTaskStreamController recovery', () => {
     expect(requests).toHaveLength(reads);
   });
 });
-
-/** A watch the test drives: it records who watches, and hands records and errors over by hand. */
-function manualWatch() {
-  const watch = {
-    listener: undefined as TaskRecordListener<unknown> | undefined,
-    watching: 0,
-    start(_taskId: string, listener: TaskRecordListener<unknown>) {
-      watch.listener = listener;
-      watch.watching += 1;
-      return () => {
-        watch.watching -= 1;
-      };
-    },
-  };
-  return watch;
-}
 
 /** A stream that opens with a task id, then breaks. */
 function breakingStream(taskId: string) {

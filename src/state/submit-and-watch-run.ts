@@ -1,0 +1,37 @@
+/**
+ * The run of a task over the stream budget (docs/protocol.md, "The stream budget"): with every
+ * slot held, the task still starts at once, with Submit, and is followed through the watch of its
+ * record instead of a stream of its own.
+ */
+import { submitWithRetries } from './submit-coalescer.js';
+import { runFailure, type TaskRun } from './task-run.js';
+
+/** Settings of a {@link submitAndWatchRun}. */
+export interface SubmitAndWatchRunOptions<Result, Event> {
+  /** Sends the task's Submit: `client.submit(task, params, options)` with the run's params bound. */
+  submit: (options: { idempotencyKey: string; signal: AbortSignal }) => Promise<{ id: string }>;
+  /** The run that follows task `taskId` once Submit answered: the watch of its record. */
+  watch: (taskId: string) => TaskRun<Result, Event>;
+}
+
+/**
+ * A {@link TaskRun} that sends Submit under one idempotency key (a retryable failure sent again with
+ * it, so the task starts once), opens from the record once it answers, then goes on as `watch`'s run
+ * with the same sink and signal.
+ */
+export function submitAndWatchRun<Result, Event>({
+  submit,
+  watch,
+}: SubmitAndWatchRunOptions<Result, Event>): TaskRun<Result, Event> {
+  return (sink, signal) => {
+    void submitWithRetries((idempotencyKey) => submit({ idempotencyKey, signal }), signal).then(
+      (taskId) => {
+        sink.open(taskId, 'record');
+        if (!signal.aborted) watch(taskId)(sink, signal);
+      },
+      (error: unknown) => {
+        if (!signal.aborted) sink.fail(runFailure(error));
+      },
+    );
+  };
+}
