@@ -22,7 +22,7 @@ export interface FollowedTask {
 
 /** One message of a multiplexed read: a task's message with its position, or why it cannot be read. */
 export type MultiplexedMessage =
-  | { task: string; id: string; position: string; message: unknown }
+  | { task: string; id: string; position: string; event: unknown }
   | { task: string; id: string; error: TaskwireError };
 
 /** Opens one multiplexed read of `follow`; `onOpen` is called once the service answered it. */
@@ -33,8 +33,8 @@ export type OpenMultiplexedRead = (
 
 /** What a follower of a task is told. */
 export interface EventFeedListener {
-  /** A message after the listener's position, in order, each once. */
-  message(position: string, message: unknown): void;
+  /** A message (its checked event) after the listener's position, in order, each once. */
+  message(position: string, event: unknown): void;
   /**
    * The task cannot be read from its log (it is unknown there, past its retention, the service
    * offers no such read, the stream budget has no slot, or the read failed too often): the listener
@@ -60,8 +60,8 @@ export interface EventFeed {
 export interface EventFeedOptions {
   /** Opens a multiplexed read. */
   open: OpenMultiplexedRead;
-  /** Whether a message is its task's last (`task.completed`, `task.failed`). */
-  isFinal: (message: unknown) => boolean;
+  /** Whether an event is its task's last (`task.completed`, `task.failed`). */
+  isFinal: (event: unknown) => boolean;
   /**
    * Takes a slot of the stream budget for the feed's connection, or `undefined` when none is free;
    * without it the feed takes none.
@@ -100,7 +100,6 @@ interface Followed {
 
 interface Read {
   abort: AbortController;
-  opened: boolean;
 }
 
 const keyOf = (task: string, id: string) => `${task}\u0000${id}`;
@@ -152,14 +151,14 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
     const entry = followed.get(keyOf(item.task, item.id));
     if (entry === undefined) return;
     if ('error' in item) return giveUp(item.error, [entry]);
-    const final = options.isFinal(item.message);
+    const final = options.isFinal(item.event);
     for (const follower of [...entry.followers]) {
       if (follower.position !== null && comparePositions(item.position, follower.position) <= 0) {
         continue;
       }
       follower.position = item.position;
       if (final) drop(entry, follower);
-      follower.listener.message(item.position, item.message);
+      follower.listener.message(item.position, item.event);
     }
   };
 
@@ -203,7 +202,7 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
     if (followed.size === 0) return;
     watchPage();
     next?.abort.abort();
-    const read: Read = { abort: new AbortController(), opened: false };
+    const read: Read = { abort: new AbortController() };
     next = read;
     let delivered = false;
     try {
@@ -212,7 +211,6 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
         onOpen: () => {
           if (next !== read) return;
           // The new read answered: it takes over, and the one it replaces closes.
-          read.opened = true;
           live?.abort.abort();
           live = read;
           next = undefined;
