@@ -42,7 +42,9 @@ export default [
     },
     ignore,
     gzip: true,
-    limit: '22 kB',
+    // 22 kB until 0.4's journal rules (a refused stream start forgotten, the params of a start kept
+    // with keepParams) gave useTaskStream about 0.2 kB more.
+    limit: '22.25 kB',
   },
   budget(
     'every hook + client + provider',

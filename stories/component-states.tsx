@@ -190,7 +190,7 @@ export const componentStates = {
     },
     {
       name: 'free (0 credits)',
-      node: <CreditCostPreview quote={{ monetization: { toolId: 'preview' }, credits: 0 }} />,
+      node: <CreditCostPreview quote={{ monetization: { toolId: 'export' }, credits: 0 }} />,
     },
     { name: 'priced', node: <CreditCostPreview quote={quote} /> },
     {

@@ -1,6 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn } from 'storybook/test';
-import { CreditCostPreview, TaskwireMessagesProvider } from '../src/components/index.js';
+import {
+  CreditCostPreview,
+  TaskwireMessagesProvider,
+  type CreditCostPreviewProps,
+} from '../src/components/index.js';
 import { componentStates, englishSample, quote } from './component-states.js';
 import { StateGrid } from './state-grid.js';
 
@@ -48,24 +52,42 @@ export const RetryWithKeyboard: Story = {
   },
 };
 
-/** The render prop disables the caller's submit button while the price is over the balance. */
-export const BudgetGate: Story = {
-  args: { balance: 5 },
-  render: (args) => (
+/** The preview with the start button a page puts under it, disabled on `!canStart`. */
+function WithStartButton(args: CreditCostPreviewProps) {
+  return (
     <CreditCostPreview {...args}>
-      {({ state, overBudget }) => (
-        <button
-          type="button"
-          className="taskwire-button"
-          disabled={overBudget || state === 'loading' || state === 'error'}
-        >
+      {({ canStart }) => (
+        <button type="button" className="taskwire-button" disabled={!canStart}>
           Generate images
         </button>
       )}
     </CreditCostPreview>
-  ),
+  );
+}
+
+/** The render prop's `canStart` disables the caller's submit button over the balance. */
+export const BudgetGate: Story = {
+  args: { balance: 5 },
+  render: WithStartButton,
   play: async ({ canvas }) => {
     await expect(canvas.getByText(/More than your balance of 5 credits\./)).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Generate images' })).toBeDisabled();
+  },
+};
+
+/**
+ * A price for earlier params, while the new params are priced: still shown, marked "Updating…",
+ * and the button waits, so nothing starts at a price the user was not shown.
+ */
+export const StalePrice: Story = {
+  args: { isUpdating: true },
+  render: WithStartButton,
+  play: async ({ canvas, canvasElement }) => {
+    await expect(canvas.getByText('7.5 credits')).toBeVisible();
+    await expect(canvas.getByText('Updating…')).toBeVisible();
+    const preview = canvasElement.querySelector('.taskwire-cost');
+    await expect(preview).toHaveAttribute('data-state', 'updating');
+    await expect(preview).toHaveAttribute('aria-busy', 'true');
     await expect(canvas.getByRole('button', { name: 'Generate images' })).toBeDisabled();
   },
 };

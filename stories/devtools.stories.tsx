@@ -1,5 +1,4 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { ReactNode } from 'react';
 import { expect, waitFor, within } from 'storybook/test';
 import {
   CreditCostPreview,
@@ -44,22 +43,26 @@ function StreamedTask() {
   );
 }
 
-/** Submits `task` with `params` and polls its record; `children` stand before the button. */
+/** Submits `task` with `params` and polls its record; the button is off while `disabled`. */
 function SubmittedTask({
   task,
   params,
-  children,
+  disabled = false,
 }: {
   task: string;
   params: JsonObject;
-  children?: ReactNode;
+  disabled?: boolean;
 }) {
   const submit = useSubmitTask(task);
   const result = useTaskResult(task, submit.data?.id);
   return (
     <div style={ROW}>
-      {children}
-      <button type="button" className="taskwire-button" onClick={() => submit.mutate({ params })}>
+      <button
+        type="button"
+        className="taskwire-button"
+        disabled={disabled}
+        onClick={() => submit.mutate({ params })}
+      >
         {`Submit ${task}`}
       </button>
       <TaskProgress label={task} status={result.data?.status ?? 'idle'} />
@@ -71,9 +74,11 @@ function SubmittedTask({
 function PolledTask() {
   const quote = useTaskOptions('translate-text', TRANSLATION);
   return (
-    <SubmittedTask task="translate-text" params={TRANSLATION}>
-      <CreditCostPreview {...previewPropsOf(quote)} />
-    </SubmittedTask>
+    <CreditCostPreview {...previewPropsOf(quote)}>
+      {({ canStart }) => (
+        <SubmittedTask task="translate-text" params={TRANSLATION} disabled={!canStart} />
+      )}
+    </CreditCostPreview>
   );
 }
 
@@ -113,6 +118,8 @@ export const BesideLiveFlows: Story = {
   name: 'Beside live flows',
   render: () => <DevtoolsBesideFlows />,
   play: async ({ canvas, userEvent }) => {
+    // The translation is submitted at its price, once the price is on screen.
+    await expect(await canvas.findByText('1 credit', {}, timeFor(0))).toBeVisible();
     for (const name of ['Stream render-video', 'Submit translate-text', 'Submit failing-task']) {
       await pressWithKeyboard(userEvent, canvas.getByRole('button', { name }), 20);
     }

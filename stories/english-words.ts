@@ -36,6 +36,7 @@ const both: [number, string][] = [
 export const sampleArguments: SampleArguments = {
   status: {},
   credits: { credits: both },
+  tools: {},
   timeLeft: {
     secondsShort: both,
     secondsLong: both,

@@ -20,6 +20,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** The demo tools the states name, which German shows by name (`tools`), never by id. */
+const DEMO_TOOL_IDS = ['image-gen', 'upscale', 'safety-check', 'export'];
+
 function germanStates(component: ComponentName, minWidth?: number): Story {
   return {
     render: () => (
@@ -27,10 +30,11 @@ function germanStates(component: ComponentName, minWidth?: number): Story {
         <StateGrid lang="de" minWidth={minWidth} cells={componentStates[component](germanSample)} />
       </TaskwireMessagesProvider>
     ),
-    play: async ({ canvasElement }) => {
+    play: async ({ canvas, canvasElement }) => {
       const cells = [...canvasElement.querySelectorAll('[data-state-cell]')];
       await expect(cells.length).toBeGreaterThan(2);
       for (const cell of cells) await expect(findEnglishWords(cell)).toEqual([]);
+      for (const id of DEMO_TOOL_IDS) await expect(canvas.queryAllByText(id)).toEqual([]);
     },
   };
 }

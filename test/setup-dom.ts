@@ -1,3 +1,4 @@
+// vitest.setup.ts: Testing Library's matchers for Vitest, and its cleanup after each test.
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';

@@ -6,8 +6,20 @@ import * as z from 'zod/mini';
 import { TaskwireError } from './errors.js';
 import { refusal } from './error-factories.js';
 import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
-import { jsonObjectSchema, taskIdSchema } from '../protocol/records.js';
-import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import { jsonObjectSchema } from '../protocol/records.js';
+import { isTaskIdForPath, TASK_NAME_PATTERN } from '../protocol/names.js';
+import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
+
+/** The schemas of `task` in the task map `tasks`, if it has an entry for it. */
+export function schemaOfTask(
+  tasks: TaskSchemas | undefined,
+  task: unknown,
+): TaskSchema | undefined {
+  // `hasOwn`, since `constructor` or `toString` are valid task names.
+  return typeof task === 'string' && tasks !== undefined && Object.hasOwn(tasks, task)
+    ? tasks[task]
+    : undefined;
+}
 
 /** The contract's task name rule, re-checked here so a refusal names the rule. */
 export function checkTaskName(task: unknown): string {
@@ -25,13 +37,13 @@ export function checkTaskName(task: unknown): string {
  * them, even encoded, as path steps and send the request to another endpoint.
  */
 export function checkTaskId(id: unknown): string {
-  if (!taskIdSchema.safeParse(id).success || id === '.' || id === '..') {
+  if (!isTaskIdForPath(id)) {
     throw refusal(
       'INVALID_TASK_ID',
       'A task id must be a string of 1 to 256 characters, and not "." or "..".',
     );
   }
-  return id as string;
+  return id;
 }
 
 /**
@@ -64,4 +76,19 @@ export function requestBody(
       cause: error,
     });
   }
+}
+
+/**
+ * The checks of a POST (Submit, Stream, Execute, Options) against the task map `tasks`, as the
+ * client runs them before sending: the task name, then the params; the checked name and the JSON
+ * body to send. For the journal, which checks a Submit before it stores its body.
+ */
+export function checkedPost(
+  tasks: TaskSchemas | undefined,
+  task: unknown,
+  params: unknown,
+  extra: Record<string, unknown> = {},
+): { name: string; body: string } {
+  const name = checkTaskName(task);
+  return { name, body: requestBody(schemaOfTask(tasks, name)?.params, name, params, extra) };
 }

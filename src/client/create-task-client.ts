@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { withDeadline } from './abort.js';
 import { TaskwireError } from './errors.js';
 import { protocolError, requestTimeout } from './error-factories.js';
-import { checkTaskId, checkTaskName, requestBody } from './call-checks.js';
+import { checkTaskId, checkTaskName, requestBody, schemaOfTask } from './call-checks.js';
 import { checkResult, readEnvelope, type Sent } from './read-answer.js';
 import { send, type RequestContext } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
@@ -128,13 +128,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
   const idleTimeoutMs = config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
 
   /** The task's schemas from the config's map, if it has an entry for it. */
-  function schemaOf(task: unknown): TaskSchema | undefined {
-    const tasks = config.tasks;
-    // `hasOwn`, since `constructor` or `toString` are valid task names.
-    return typeof task === 'string' && tasks !== undefined && Object.hasOwn(tasks, task)
-      ? tasks[task]
-      : undefined;
-  }
+  const schemaOf = (task: unknown): TaskSchema | undefined => schemaOfTask(config.tasks, task);
 
   /**
    * Runs one call under a new record of the activity feed (docs/protocol.md, "The activity feed"),

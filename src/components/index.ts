@@ -66,6 +66,7 @@ export type {
   TaskwireMessagesOverride,
 } from './messages/messages.js';
 export type { CreditMessages } from './messages/credit-messages.js';
+export type { ToolMessages } from './messages/tool-messages.js';
 export {
   errorText,
   type ErrorCodeName,

@@ -24,6 +24,15 @@ export const de: TaskwireMessages = {
   credits: {
     credits: (count, figure) => `${figure} ${plural(count, 'Credit', 'Credits')}`,
   },
+  // The tools of the reference service's demo tasks; an app adds its own tools' names.
+  tools: {
+    'video-render': 'Video-Rendering',
+    'image-gen': 'Bilderzeugung',
+    upscale: 'Hochskalierung',
+    'safety-check': 'Sicherheitsprüfung',
+    translate: 'Übersetzung',
+    export: 'Datenexport',
+  },
   timeLeft: {
     fewSeconds: 'noch wenige Sekunden',
     secondsShort: (_seconds, figure) => `noch etwa ${figure} s`,
@@ -157,6 +166,8 @@ export const de: TaskwireMessages = {
     SCOPE_REQUIRED: 'Die Aufgabenliste weiß nicht, wessen Aufgaben sie führen soll.',
     UPSTREAM_REDIRECT:
       'Der Webserver der App hat eine Adresse des Dienstes erreicht, die weiterleitet.',
+    UPSTREAM_NOT_JSON:
+      'Der Dienst hat dem Webserver der App eine Seite statt Daten geschickt. Versuchen Sie es später erneut.',
     UPSTREAM_TIMEOUT:
       'Der Dienst hat dem Webserver der App nicht rechtzeitig geantwortet. Versuchen Sie es erneut.',
     UPSTREAM_UNAVAILABLE:

@@ -1,9 +1,10 @@
 'use client';
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { TaskwireError } from '../client/errors.js';
 import type { SubmitAnswer } from '../protocol/start-answers.js';
 import { createSubmitCoalescer, submitRetryDelay } from '../state/submit-coalescer.js';
+import { createSubmitWriteAhead } from '../state/submit-write-ahead.js';
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { RegisteredTasks } from './register.js';
@@ -43,11 +44,13 @@ export type UseSubmitTaskResult<Params> = UseMutationResult<
  * the same params and notification as one still in flight joins it, so a double click or a StrictMode
  * double effect makes one task, and a dropped connection never makes two.
  *
- * With a `resumeKey` and a journal on the provider, the start is written ahead: the entry, with its
- * idempotency key and body, is stored before the request leaves (and the body dropped when the
- * answer arrives), so that after a reload mid-request the hook sends the same Submit again with the
- * same key when it mounts, the service answers the task it already made, and the hook follows it:
- * one task, one charge (docs/protocol.md, "Idempotency").
+ * With a `resumeKey` and a journal on the provider, the start is written ahead: once the client's
+ * own checks have passed, the start, with its idempotency key and body, is stored before the request
+ * leaves, and it lives no longer than the request (the task's entry replaces it when the answer
+ * arrives; an error the hook shows forgets it, body and all). So only a start cut by a reload
+ * mid-request is left: the hook sends that Submit again with the same key when it mounts, the
+ * service answers the task it already made, and the hook follows it: one task, one charge
+ * (docs/protocol.md, "Idempotency"). A body over 64 KiB of JSON is sent without being stored.
  */
 export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
   task: Name,
@@ -58,20 +61,33 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
   const session = useJournalSession();
   const { resumeKey } = options;
   const [coalescer] = useState(createSubmitCoalescer);
+  // The idempotency key each call was sent under, for its error to forget that call's start.
+  const [sentKeys] = useState(() => new WeakMap<SubmitTaskVariables<Params>, string>());
   const maxRetries = options.retry ?? 3;
-  const journaled = session && resumeKey !== undefined ? { session, key: resumeKey } : undefined;
+  const { tasks } = client;
+  const writeAhead = useMemo(
+    () =>
+      session && resumeKey !== undefined
+        ? createSubmitWriteAhead({
+            journal: session.journal,
+            scope: session.scope,
+            key: resumeKey,
+            task,
+            tasks,
+          })
+        : undefined,
+    [session, resumeKey, task, tasks],
+  );
   const mutation = useMutation<SubmitAnswer, TaskwireError, SubmitTaskVariables<Params>>({
     mutationFn: (variables: SubmitTaskVariables<Params>) =>
       coalescer.run(task, variables, async (idempotencyKey) => {
         const { params, notification } = variables;
-        // Before the request leaves; a start the journal cannot keep is refused here, unsent.
-        journaled?.session.journal.begin(journaled.session.scope, {
-          key: journaled.key,
-          task,
-          mode: 'submit',
-          startedAt: Date.now(),
+        sentKeys.set(variables, idempotencyKey);
+        // Before the request leaves; a start the client or the journal refuses is refused here, unsent.
+        writeAhead?.beforeSend({
+          params,
+          ...(notification ? { notification } : {}),
           idempotencyKey,
-          body: { params, ...(notification ? { notification } : {}) },
         });
         return client.submit(task, params, {
           idempotencyKey,
@@ -81,40 +97,23 @@ export function useSubmitTask<Name extends TaskName<RegisteredTasks>>(
     retry: (failureCount, error) =>
       TaskwireError.isInstance(error) && error.retryable && failureCount < maxRetries,
     retryDelay: submitRetryDelay,
-    onSuccess: ({ id, status }) => {
-      if (!journaled) return;
-      const { session: own, key } = journaled;
-      // Replaces the start, whose body leaves the storage with it.
-      own.journal.record(own.scope, {
-        key,
-        task,
-        id,
-        mode: 'submit',
-        status,
-        startedAt: Date.now(),
-      });
-    },
-    onError: (error) => {
-      // The service refused the Submit (a 4xx that will not heal): no task was made to follow.
-      if (journaled && error.code === 'http' && !error.retryable)
-        journaled.session.forgetStart(journaled.key);
-    },
+    // Replaces the start, whose body leaves the storage with it.
+    onSuccess: (answer, { params }) => writeAhead?.answered(answer, params),
+    // The hook shows this error: the Submit is never sent again by itself (docs/protocol.md, "The hooks").
+    onError: (_error, variables) => writeAhead?.failed(sentKeys.get(variables)),
   });
   const { mutate } = mutation;
   // After a reload mid-request: the same Submit again, same key, so the service answers its task.
   useEffect(() => {
-    if (!session || resumeKey === undefined) return;
-    const start = session.journal
-      .starts(session.scope)
-      .find((candidate) => candidate.key === resumeKey && candidate.task === task);
-    if (start?.mode !== 'submit' || !start.body || start.idempotencyKey === undefined) return;
+    const cut = writeAhead?.cutByReload();
+    if (!cut) return;
     mutate({
-      params: start.body.params as Params,
-      ...(start.body.notification === undefined
+      params: cut.params as Params,
+      ...(cut.notification === undefined
         ? {}
-        : { notification: start.body.notification as NotificationRequest }),
-      idempotencyKey: start.idempotencyKey,
+        : { notification: cut.notification as NotificationRequest }),
+      idempotencyKey: cut.idempotencyKey,
     });
-  }, [session, resumeKey, task, mutate]);
+  }, [writeAhead, mutate]);
   return mutation;
 }

@@ -1,8 +1,9 @@
 'use client';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { withCheckedParams } from '../state/checked-entry-params.js';
 import { EMPTY_JOURNAL, type JournalSnapshot } from '../state/journal-session.js';
 import type { TaskJournalEntry } from '../state/task-journal.js';
-import { useJournalSession } from './taskwire-provider.js';
+import { useJournalSession, useTaskClient } from './taskwire-provider.js';
 
 /** What {@link useTaskJournal} returns. */
 export interface UseTaskJournalResult {
@@ -24,11 +25,14 @@ const emptyJournal = () => EMPTY_JOURNAL;
  */
 export function useJournalSnapshot(): JournalSnapshot {
   const session = useJournalSession();
-  return useSyncExternalStore(
+  const { tasks } = useTaskClient();
+  const snapshot = useSyncExternalStore(
     session ? session.subscribe : noJournal,
     session ? session.getSnapshot : emptyJournal,
     emptyJournal,
   );
+  // Storage is untrusted: kept params reach the page only if they pass the task's schema.
+  return useMemo(() => withCheckedParams(snapshot, tasks), [snapshot, tasks]);
 }
 
 /**
@@ -46,7 +50,8 @@ export function useTaskJournal(): UseTaskJournalResult {
 
 /**
  * The journal entry started under `resumeKey` in this client's scope, or `undefined`: a submit flow
- * resumes with `useTaskResult(task, entry?.id)` after a reload.
+ * resumes with `useTaskResult(task, entry?.id)` after a reload, and with a journal created with
+ * `keepParams: true` its form starts from `entry.params`, the params the task was started with.
  */
 export function useJournalEntry(resumeKey: string): TaskJournalEntry | undefined {
   return useTaskJournal().entries.find((entry) => entry.key === resumeKey);

@@ -1,6 +1,8 @@
 'use client';
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { TaskwireError } from '../client/errors.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import { taskOptionsQueryOptions } from './query-options.js';
@@ -18,33 +20,72 @@ export interface UseTaskOptionsOptions {
   staleTime?: number;
 }
 
-/** What {@link useTaskOptions} returns: TanStack Query's query result; `data` is the quote or `{}`. */
-export type UseTaskOptionsResult = UseQueryResult<OptionsResult, TaskwireError>;
+/**
+ * What {@link useTaskOptions} returns: TanStack Query's query result (`data` is the quote or `{}`),
+ * and which params that quote is for (docs/protocol.md, "The hooks").
+ */
+export type UseTaskOptionsResult<Params = unknown> = UseQueryResult<
+  OptionsResult,
+  TaskwireError
+> & {
+  /** The params `data` is the quote for; `undefined` while there is no quote. */
+  quotedParams: Params | undefined;
+  /**
+   * Whether `data` is a quote for other params than the hook was given last (compared by content):
+   * while they wait out the debounce, while their request is on its way, and while a quote for
+   * earlier params is kept (`isPlaceholderData`) or the params are `undefined`. A stale quote is
+   * not the price of what the user would start: show it as updating and start nothing.
+   * `false` while there is no quote. Not TanStack Query's `isStale`, which is about `staleTime`.
+   */
+  isQuoteStale: boolean;
+};
+
+/** A quote of this query's own, and the params it was asked for. */
+interface OwnQuote {
+  quote: OptionsResult;
+  params: unknown;
+}
 
 /**
  * Asks what a task would cost with these params, before the user commits. One request per distinct
  * params (by content), debounced while they change; the previous quote stays shown while the next
- * loads (`isPlaceholderData`). No request while `params` is `undefined`. Params that fail the task's
- * schema in the client's task map are refused before sending: the query is in `error` with the
- * `protocol` / `INVALID_PARAMS` error (never left pending), and no earlier quote is shown for them.
+ * loads (`isPlaceholderData`), and `quotedParams` / `isQuoteStale` say which params it is for, so a
+ * start button waits for the price of what it would start. No request while `params` is
+ * `undefined`. Params that fail the task's schema in the client's task map are refused before
+ * sending: the query is in `error` with the `protocol` / `INVALID_PARAMS` error (never left
+ * pending), and no earlier quote is shown for them.
  */
 export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
   task: Name,
   params: TaskParams<RegisteredTasks, Name> | undefined,
   options: UseTaskOptionsOptions = {},
-): UseTaskOptionsResult {
+): UseTaskOptionsResult<TaskParams<RegisteredTasks, Name>> {
   const client = useTaskClient();
   const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
-  return useQuery({
-    ...taskOptionsQueryOptions(
-      client,
-      task,
-      (debounced ?? {}) as TaskParams<RegisteredTasks, Name>,
-      {
-        ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
-      },
-    ),
+  const keyParams = (debounced ?? {}) as TaskParams<RegisteredTasks, Name>;
+  const query = useQuery({
+    ...taskOptionsQueryOptions(client, task, keyParams, {
+      ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
+    }),
     enabled: debounced !== undefined && (options.enabled ?? true),
     placeholderData: keepPreviousData,
   });
+
+  // A placeholder is the quote this hook showed before, kept by keepPreviousData; TanStack Query
+  // does not say whose params it was for, so the hook remembers its last quote of its own (each
+  // query's data is an object of its own, so the object says which quote it is).
+  const { data, isPlaceholderData } = query;
+  const [lastOwn, setLastOwn] = useState<OwnQuote>();
+  const own =
+    data !== undefined && !isPlaceholderData ? { quote: data, params: keyParams } : undefined;
+  if (own && lastOwn?.quote !== data) setLastOwn(own);
+  const quoted = own ?? (isPlaceholderData && lastOwn?.quote === data ? lastOwn : undefined);
+  const quotedParams = quoted?.params as TaskParams<RegisteredTasks, Name> | undefined;
+  // A quote whose params are unknown counts as stale: it may be the price of anything.
+  const isQuoteStale =
+    data !== undefined &&
+    (quoted === undefined || canonicalJson(quoted.params) !== canonicalJson(params));
+  // Spread, so every member is read and a change of any re-renders: the hook reads `data` itself,
+  // and TanStack Query's tracking would otherwise hide the changes of members read only later.
+  return { ...query, quotedParams, isQuoteStale };
 }

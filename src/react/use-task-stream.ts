@@ -1,10 +1,11 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { clientStreamCallbacks, keepFinalRecord } from '../state/client-stream-callbacks.js';
+import { clientStreamCallbacks } from '../state/client-stream-callbacks.js';
 import type { PollingPolicyOptions } from '../state/polling-policy.js';
-import { streamEndStatus, streamJournal } from '../state/stream-journal.js';
 import { streamSlots } from '../state/stream-slots.js';
+import { createStreamStartJournal, streamEndStatus } from '../state/stream-start-journal.js';
+import { lacksFinalUsage, mergeStreamRecord } from '../state/merge-stream-record.js';
 import { createTaskStreamController } from '../state/task-stream-controller.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
 import type { TaskRecord } from '../protocol/records.js';
@@ -87,15 +88,15 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const journal = useProvidedJournal();
   const { onEvent, polling, resumeKey } = options;
   const { scope } = client;
-  // The client's slots, made once per client: they read the page's Web Locks when made.
-  const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
-  const kept = useMemo(
+  const startJournal = useMemo(
     () =>
       journal && resumeKey !== undefined
-        ? streamJournal(journal, scope, task, resumeKey)
+        ? createStreamStartJournal({ journal, scope, key: resumeKey, task })
         : undefined,
-    [journal, scope, task, resumeKey],
+    [journal, scope, resumeKey, task],
   );
+  // The client's slots, made once per client: they read the page's Web Locks when made.
+  const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
   const callbacks = () =>
     clientStreamCallbacks({
       client,
@@ -103,13 +104,18 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       takeSlot,
       watchRecord: queryRecordWatcher<Result>(queryClient, client, task, polling, journal),
       // One task, one truth on a page: every view of the task reads this entry.
-      onRecord: (record) =>
-        queryClient.setQueryData<TaskRecord<Result>>(
-          taskwireKeys.result(scope, task, record.id),
-          (cached) => keepFinalRecord(cached, record),
-        ),
+      onRecord: (record) => {
+        const queryKey = taskwireKeys.result(scope, task, record.id);
+        const cached = queryClient.setQueryData<TaskRecord<Result>>(queryKey, (previous) =>
+          mergeStreamRecord(previous, record),
+        );
+        // Get Result may have the usage the stream left out: the views watching read it once.
+        if (cached && lacksFinalUsage(cached)) {
+          void queryClient.invalidateQueries({ queryKey, exact: true });
+        }
+      },
       onEvent,
-      journal: kept,
+      journal: startJournal,
     });
   const [controller] = useState(() =>
     createTaskStreamController<Params, Result, Event>({
@@ -118,7 +124,7 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
       // Looked up at the first client snapshot, never in a server render or a hydrating one: the
       // journal reads storage and the clock, which the server has not (docs/protocol.md, "The hooks").
-      ...(kept ? { resume: kept.resume } : {}),
+      ...(startJournal ? { resume: () => startJournal.taskToResume() } : {}),
     }),
   );
   // The controller lives as long as the component; give it the latest props after each render.
@@ -139,12 +145,19 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
       journal.update(scope, state.taskId, { status: ended });
     }
   }, [journal, scope, ended, state.taskId]);
+  // A start refused before it made a task leaves no list row (docs/protocol.md, "The hooks").
+  const errorBeforeTaskId =
+    state.status === 'error' && state.taskId === undefined ? state.error : undefined;
+  useEffect(() => {
+    if (errorBeforeTaskId) startJournal?.failedBeforeTaskId(errorBeforeTaskId);
+  }, [startJournal, errorBeforeTaskId]);
+  // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
   const start = useCallback(
     (params: Params) => {
-      kept?.begin();
+      startJournal?.begin(params);
       controller.start(params);
     },
-    [controller, kept],
+    [controller, startJournal],
   );
   return { ...state, start, attach: controller.attach, stop: controller.stop };
 }

@@ -3,14 +3,19 @@
  * protocol's five endpoints to the real service and keeps the app token (`x-app-authorization`) on
  * the server (docs/protocol.md, "The server proxy"). Secure by default: the allow-list of tasks is
  * required, the app token is never taken from the browser, only the protocol's headers go upstream
- * (never cookies), redirects are never followed, and every request has a deadline and a body limit.
+ * (never cookies), redirects are never followed, no page of the service reaches the app's origin, and
+ * every request has a deadline and a body limit.
  */
-import { TASK_NAME_PATTERN } from '../protocol/names.js';
+import { isOpaqueTaskId, TASK_NAME_PATTERN } from '../protocol/names.js';
+import { isEventStreamMediaType, mediaTypeOf } from '../protocol/media-types.js';
 import { readLimitedBody } from '../protocol/read-limited-body.js';
 import {
+  BODILESS_STATUSES,
   PASSED_ANSWER_HEADERS,
   PASSED_REQUEST_HEADERS,
   proxyError,
+  refusalOfAnswer,
+  withNoSniff,
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
 import { matchRoute, methodOf, routePath, type Route } from '../protocol/match-route.js';
@@ -66,14 +71,18 @@ export interface TaskProxyOptions {
   /** The largest request body passed on; a larger one is 413. Defaults to `1048576` (1 MiB). */
   maxBodyBytes?: number;
   /**
-   * The deadline of every request but a stream, from asking the service to the end of its answer;
-   * past it, 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`.
+   * The deadline of the browser's request body, and then of the service's answer: a body not
+   * arrived whole within it is 408 `REQUEST_TIMEOUT` (the service is asked nothing); every request
+   * but a stream then has it again from asking the service to the end of its answer, past which it
+   * is 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`, above
+   * the 20 s Execute may take.
    */
   requestTimeoutMs?: number;
   /**
-   * How long a stream may wait for the service's next bytes (keep-alives count); past it, the
-   * browser's stream is broken off and the service's request aborted, so the client recovers by
-   * polling. Defaults to `45000`.
+   * How long a stream may wait, both ways: for the service's next bytes (keep-alives count), and
+   * for the page to read the next ones (a page that stopped reading holds the service's stream
+   * open). Past it, the browser's stream is broken off and the service's request aborted, so the
+   * client recovers by polling. Defaults to `45000`, like the client's own `streamIdleTimeoutMs`.
    */
   streamIdleTimeoutMs?: number;
   /** The `fetch` used to reach the service. Defaults to `globalThis.fetch`. */
@@ -102,8 +111,6 @@ export const DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS = 45_000;
 const CLIENT_LABEL_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** What a token may hold: visible ASCII, no spaces, so it fits a `Bearer` header as it is. */
 const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
-/** Statuses whose answers never have a body. */
-const BODILESS_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 
 function writeErrorToConsole(error: unknown): void {
   console.error('taskwire proxy: a request failed inside the proxy:', error);
@@ -194,16 +201,6 @@ function proxyLocation(location: string, target: Target, basePath: string): stri
   return basePath + resolved.pathname.slice(target.path.length);
 }
 
-/** Whether a `Content-Type` is JSON: `application/json`, with parameters or without. */
-function isJsonContentType(value: string | null): boolean {
-  return value !== null && /^application\/json\s*(?:;|$)/i.test(value.trim());
-}
-
-/** Whether `id` can be a task id of the protocol (docs/protocol.md, "Paths and names"). */
-function isTaskId(id: string): boolean {
-  return id.length <= 256 && id !== '.' && id !== '..';
-}
-
 /**
  * Makes a proxy that forwards the protocol's five endpoints below `basePath` to `target`, adding
  * the app token on the server (docs/protocol.md, "The server proxy"). Throws a `TypeError` for
@@ -268,7 +265,10 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     // A page of another site can send a cookie-bearing POST only as a form (text/plain and the
     // like); a JSON one needs a preflight, which the proxy never grants. So a POST that is not JSON
     // never reaches the service, whatever the service itself would make of it.
-    if (method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) {
+    if (
+      method === 'POST' &&
+      mediaTypeOf(request.headers.get('content-type')) !== 'application/json'
+    ) {
       return proxyError(
         415,
         'UNSUPPORTED_MEDIA_TYPE',
@@ -281,12 +281,27 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       const shown = TASK_NAME_PATTERN.test(route.taskName) ? `'${route.taskName}'` : 'of that name';
       return proxyError(404, 'TASK_NOT_FOUND', `No task ${shown}.`);
     }
-    if (route.endpoint === 'result' && !isTaskId(route.taskId)) {
-      return proxyError(404, 'RESULT_NOT_FOUND', 'No task with this id.');
+    // Opaque ids only: a hop behind the proxy that decodes paths again (`%2F` into `/`) must never
+    // be walked off the allow-list or onto another path of the service's host.
+    if (route.endpoint === 'result' && !isOpaqueTaskId(route.taskId)) {
+      return proxyError(404, 'TASK_NOT_FOUND', 'No task with this id.');
     }
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (method === 'POST') {
-      const reading = await readLimitedBody(request, maxBodyBytes).catch(() => undefined);
+      // A body trickled in (or never finished) must not hold the proxy open: it has
+      // `requestTimeoutMs` to arrive whole, and the service is asked nothing until it has.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), requestTimeoutMs);
+      const reading = await readLimitedBody(request, maxBodyBytes, deadline.signal)
+        .catch(() => undefined)
+        .finally(() => clearTimeout(timer));
+      if (reading === undefined && deadline.signal.aborted) {
+        return proxyError(
+          408,
+          'REQUEST_TIMEOUT',
+          `The body did not arrive within ${requestTimeoutMs} ms.`,
+        );
+      }
       if (reading === undefined) {
         return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
       }
@@ -370,15 +385,12 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       return proxyError(502, 'UPSTREAM_UNAVAILABLE', 'The service could not be reached.');
     }
 
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    const refusal = refusalOfAnswer(response);
+    if (refusal !== undefined) {
       release();
       upstream.abort();
       await response.body?.cancel().catch(() => undefined);
-      return proxyError(
-        502,
-        'UPSTREAM_REDIRECT',
-        'The service answered with a redirect, which the proxy never follows.',
-      );
+      return proxyError(502, refusal.reason, refusal.message);
     }
 
     const answerHeaders = new Headers();
@@ -389,8 +401,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     const location = response.headers.get('location');
     const rewritten = location === null ? undefined : proxyLocation(location, target, basePath);
     if (rewritten !== undefined) answerHeaders.set('location', rewritten);
-    const isEventStream = /^text\/event-stream\b/i.test(answerHeaders.get('content-type') ?? '');
-    if (isEventStream) {
+    if (isEventStreamMediaType(response.headers.get('content-type'))) {
       // Neither a compressing server (Next.js) nor a buffering one in front (nginx) may hold
       // events back.
       answerHeaders.set('cache-control', 'no-cache, no-transform');
@@ -405,28 +416,38 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     // A stream's timer measures only the waits for the service's next bytes; a request's deadline
     // runs on to the end of its answer.
     if (isStream) stopTimer();
-    const relayed = relayBody(response.body, {
-      beforeRead: () => {
-        if (isStream) startTimer();
+    const relayed = relayBody(
+      response.body,
+      {
+        beforeRead: () => {
+          if (isStream) startTimer();
+        },
+        afterRead: () => {
+          if (isStream) stopTimer();
+        },
+        finished: release,
+        // With no log of the stream's messages, nobody would read the rest: the service's request
+        // is aborted, and its task goes on, readable with Get Result.
+        pageLeft: (rest) => {
+          release();
+          upstream.abort();
+          void rest.cancel().catch(() => undefined);
+        },
       },
-      afterRead: () => {
-        if (isStream) stopTimer();
-      },
-      finished: (cancelled) => {
-        release();
-        if (cancelled) upstream.abort();
-      },
-    });
+      // A page that reads nothing holds the service's stream (and its connection) open: a stream
+      // is cut past the same idle limit as a silent service; any other answer has its deadline.
+      { pageIdleTimeoutMs: isStream ? streamIdleTimeoutMs : undefined },
+    );
     return new Response(relayed, { status: response.status, headers: answerHeaders });
   }
 
   return {
     async fetch(request) {
       try {
-        return await answer(request);
+        return withNoSniff(await answer(request));
       } catch (error) {
         onError(error);
-        return proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.');
+        return withNoSniff(proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.'));
       }
     },
   };

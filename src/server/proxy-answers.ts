@@ -1,11 +1,13 @@
 /**
  * The answers the proxy makes itself: its refusals, in the protocol's error body (docs/protocol.md,
- * "Error bodies"), and the headers of the service's answers that may reach the browser.
+ * "Error bodies"), the answers of the service it never passes on, and the headers of the service's
+ * answers that may reach the browser.
  */
+import { isEventStreamMediaType, isJsonMediaType } from '../protocol/media-types.js';
 
 /**
  * Every `reason` the proxy answers with on its own (docs/protocol.md, "The server proxy"): the
- * protocol's own for what it refuses before the service is asked, and three of its own for what went
+ * protocol's own for what it refuses before the service is asked, and four of its own for what went
  * wrong between it and the service.
  */
 export type TaskProxyErrorReason =
@@ -16,7 +18,9 @@ export type TaskProxyErrorReason =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'MALFORMED_BODY'
+  | 'REQUEST_TIMEOUT'
   | 'UPSTREAM_REDIRECT'
+  | 'UPSTREAM_NOT_JSON'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE'
   | 'INTERNAL';
@@ -27,6 +31,22 @@ const JSON_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
+/**
+ * `answer` with `X-Content-Type-Options: nosniff`, so that no browser reads a body of the service as
+ * a page of the app's origin whatever its content type says (docs/protocol.md, "The server proxy").
+ * Headers of a `Response` may be immutable (one from `fetch`), so the answer is made again around
+ * the same body.
+ */
+export function withNoSniff(answer: Response): Response {
+  const headers = new Headers(answer.headers);
+  headers.set('x-content-type-options', 'nosniff');
+  return new Response(answer.body, {
+    status: answer.status,
+    statusText: answer.statusText,
+    headers,
+  });
+}
+
 /** A refusal of the proxy's own, with the protocol's error body and any extra headers. */
 export function proxyError(
   statusCode: number,
@@ -36,6 +56,44 @@ export function proxyError(
 ): Response {
   const body = JSON.stringify({ status: 'error', statusCode, reason, message });
   return new Response(body, { status: statusCode, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** Statuses whose answers never have a body. */
+export const BODILESS_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
+
+/** Why the proxy answers 502 instead of an answer of the service. */
+export interface AnswerRefusal {
+  /** The reason of the 502. */
+  reason: 'UPSTREAM_REDIRECT' | 'UPSTREAM_NOT_JSON';
+  /** The message of the 502. */
+  message: string;
+}
+
+/**
+ * Why an answer of the service must not reach the browser, or `undefined` when it may
+ * (docs/protocol.md, "The server proxy"): a redirect would carry both tokens to wherever it points,
+ * and a page (anything but JSON or an event stream, whatever its status) would be served on the
+ * app's origin with the user's session, an error page that echoes the path running its script.
+ */
+export function refusalOfAnswer(response: Response): AnswerRefusal | undefined {
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    return {
+      reason: 'UPSTREAM_REDIRECT',
+      message: 'The service answered with a redirect, which the proxy never follows.',
+    };
+  }
+  const contentType = response.headers.get('content-type');
+  if (
+    !BODILESS_STATUSES.has(response.status) &&
+    !isJsonMediaType(contentType) &&
+    !isEventStreamMediaType(contentType)
+  ) {
+    return {
+      reason: 'UPSTREAM_NOT_JSON',
+      message: 'The service answered with neither JSON nor an event stream.',
+    };
+  }
+  return undefined;
 }
 
 /**

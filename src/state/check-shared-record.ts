@@ -5,6 +5,7 @@
  * when FAILED). What fails is not used.
  */
 import * as z from 'zod/mini';
+import { schemaOfTask } from '../client/call-checks.js';
 import {
   failureSchema,
   jsonObjectSchema,
@@ -30,11 +31,7 @@ export function sharedRecordCheck<Record extends TaskRecord<unknown>>(
   task: string,
   id: string,
 ): CheckSharedRecord<Record> {
-  const tasks = client.tasks;
-  // `hasOwn`, since `constructor` or `toString` are valid task names.
-  const resultSchema =
-    (tasks !== undefined && Object.hasOwn(tasks, task) ? tasks[task]?.result : undefined) ??
-    jsonObjectSchema;
+  const resultSchema = schemaOfTask(client.tasks, task)?.result ?? jsonObjectSchema;
   return (data) => {
     const parsed = taskRecordSchema.safeParse(data);
     if (!parsed.success || parsed.data.id !== id) return undefined;

@@ -4,7 +4,7 @@
  * watch and the cache the task's other views read are the binding's own.
  */
 import type { TaskClient } from '../client/types.js';
-import { isTerminalStatus, type TaskRecord } from '../protocol/records.js';
+import type { TaskRecord } from '../protocol/records.js';
 import type {
   TaskCustomEvent,
   TaskName,
@@ -13,7 +13,7 @@ import type {
   TaskSchemas,
 } from '../protocol/task-schemas.js';
 import { clientResumableStreams } from './client-resumable-streams.js';
-import type { StreamJournal } from './stream-journal.js';
+import type { StreamStartJournal } from './stream-start-journal.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 import type { TaskStreamCallbacks } from './task-stream-controller.js';
 import type { WatchTaskRecord } from './watch-task-record.js';
@@ -36,7 +36,7 @@ export interface ClientStreamCallbacksOptions<
   /** The app's `onEvent`, called for every custom event. Defaults to none. */
   onEvent?: ((event: TaskCustomEvent<Tasks, Name>) => void) | undefined;
   /** The journal of the stream's `resumeKey`, which records the task id. Defaults to none. */
-  journal?: StreamJournal | undefined;
+  journal?: StreamStartJournal | undefined;
 }
 
 /** The {@link TaskStreamCallbacks} of `task` streamed by `client`, within its stream budget. */
@@ -61,19 +61,6 @@ export function clientStreamCallbacks<Tasks extends TaskSchemas, Name extends Ta
     },
     // Where the service offers them: one read of the page for every stream, resumed after any break.
     resumable: clientResumableStreams(client as TaskClient, task),
-    onTaskId: journal?.record,
+    onTaskId: journal?.accepted,
   };
-}
-
-/**
- * The record a cache keeps when a stream writes `record` over `cached`: a final record, read by a
- * poll or another tab, is never taken back by a live one.
- */
-export function keepFinalRecord<Result>(
-  cached: TaskRecord<Result> | undefined,
-  record: TaskRecord<Result>,
-): TaskRecord<Result> {
-  return cached && isTerminalStatus(cached.status) && !isTerminalStatus(record.status)
-    ? cached
-    : record;
 }

@@ -102,8 +102,9 @@ export function createJournalSession(journal: TaskJournal, scope: string): Journ
   const start = () => {
     if (stopJournal) return;
     stopJournal = journal.subscribe(onChange);
-    // The storage itself forgets what is past its age (in an effect, never during a render).
-    journal.prune(scope);
+    // The storage itself forgets what is past its age, every user's (in an effect, never during a
+    // render): one user's old bodies must not wait for that user to sign in again.
+    journal.prune();
   };
   const stopIfUnused = () => {
     if (listeners.size > 0 || completionWatchers.size > 0) return;

@@ -13,8 +13,11 @@
  *
  * What a tab keeps per task is dropped when the task ends (a terminal record), when no query of
  * the page reads it any more, or when nothing has asked for it for two ceilings; `close()` releases
- * the locks, the channel and the listeners. Where `BroadcastChannel` or the Web Locks API is
- * missing, there is no sharing: each tab polls alone, as it would without a journal.
+ * the locks, the channel and the listeners. A tab whose components stop reading a task (the last
+ * observer of its query goes, the tab still open) gives up that task's lock at once, so that a tab
+ * still watching it polls from its next read on, never a ceiling late. Where `BroadcastChannel` or
+ * the Web Locks API is missing, there is no sharing: each tab polls alone, as it would without a
+ * journal.
  */
 import * as z from 'zod/mini';
 import { isTerminalStatus, taskIdSchema } from '../protocol/records.js';
@@ -49,6 +52,19 @@ export interface SharedPollContext {
     getQueryState(queryKey: readonly unknown[]): unknown;
     /** Puts a record heard from another tab into the query. */
     setQueryData(queryKey: readonly unknown[], data: unknown): unknown;
+    /**
+     * The query cache, whose events (a query losing an observer, or leaving) say when this tab's
+     * components stop reading the task.
+     */
+    getQueryCache?(): {
+      /** Listens for the cache's events; returns the unsubscribe. */
+      subscribe(
+        listener: (event: {
+          type: string;
+          query: { queryKey: readonly unknown[]; getObserversCount(): number };
+        }) => void,
+      ): () => void;
+    };
   };
 }
 
@@ -75,6 +91,9 @@ export interface TabPollSharing {
   /** Releases the locks, drops every task and stops listening. */
   close(): void;
 }
+
+/** The query cache a shared read's context hands over, when it does. */
+type SharedPollQueryCache = ReturnType<NonNullable<SharedPollContext['client']['getQueryCache']>>;
 
 /** The two messages: a record the polling tab read, and a question for the latest one. */
 const messageSchema = z.object({
@@ -108,6 +127,10 @@ interface SharedTask {
   asked: boolean;
   /** Whether a record heard for the task failed its checks since this tab last read it. */
   doubted: boolean;
+  /** The key of the query that reads the task in this tab (the query's own key object). */
+  queryKey: readonly unknown[] | undefined;
+  /** The query cache listened to for that query's readers, and the stop of that listening. */
+  readers: { cache: SharedPollQueryCache; stop: () => void } | undefined;
 }
 
 /** Waits until `task` has news or `ms` have passed; `true` for news. Rejects when `signal` aborts. */
@@ -193,7 +216,29 @@ export function createTabPollSharing(
     task.waiting?.abort();
     task.waiting = undefined;
     task.deliver = undefined;
+    task.readers?.stop();
+    task.readers = undefined;
     wake(task);
+  };
+
+  /**
+   * Gives up `task` (its lock, its waiting request) as soon as the query reading it in this tab
+   * has no observer left (its components unmounted) or leaves the cache, so that another tab
+   * watching it takes the poll over at once instead of waiting a ceiling for records that no
+   * longer come. Without a query cache (a caller of its own), the idle timer does it later.
+   */
+  const watchReaders = (id: string, task: SharedTask, context: SharedPollContext) => {
+    task.queryKey = context.queryKey;
+    const cache = context.client.getQueryCache?.();
+    if (cache === undefined || task.readers?.cache === cache) return;
+    task.readers?.stop();
+    const stop = cache.subscribe(({ type, query }) => {
+      // TanStack Query hands the query function the query's own key object.
+      if (query.queryKey !== task.queryKey || tasks.get(id) !== task) return;
+      if (type === 'removed' || (type === 'observerRemoved' && query.getObserversCount() === 0))
+        finish(id, task);
+    });
+    task.readers = { cache, stop };
   };
 
   /** Takes `record` as the newest; a terminal one ends the task's sharing in this tab. */
@@ -300,6 +345,8 @@ export function createTabPollSharing(
         idle: undefined,
         asked: false,
         doubted: false,
+        queryKey: undefined,
+        readers: undefined,
       };
       tasks.set(id, task);
     }
@@ -319,6 +366,7 @@ export function createTabPollSharing(
           if (client.getQueryState(queryKey) === undefined) finish(id, task);
           else client.setQueryData(queryKey, record);
         };
+        watchReaders(id, task, context);
         clearTimeout(task.idle);
         task.idle = setTimeout(() => finish(id, task), clampDelay(2 * ceiling + IDLE_GRACE_MS));
         for (;;) {

@@ -13,7 +13,9 @@
  * A start is recorded before its request leaves (`begin`): a Submit with its idempotency key and
  * body, so that after a reload mid-request the same Submit is sent again and the service answers
  * the first task; a stream's start, so that one cut before its task id arrived is listed as a start
- * whose outcome is unknown. The task's entry replaces the start when the answer arrives.
+ * whose outcome is unknown. A start lives no longer than its request: the task's entry replaces it
+ * when the answer arrives, and an error the page shows forgets it (src/state/submit-write-ahead.ts),
+ * so only a start cut by a reload is left.
  *
  * Through the journal, too, the tabs of an origin share the polling of the tasks they watch
  * (src/state/tab-poll-sharing.ts), so that an app without a journal loads none of that code.
@@ -54,6 +56,12 @@ export interface TaskJournalEntry {
   status: TaskStatus;
   /** When it was started, in epoch milliseconds; its age counts from here. */
   startedAt: number;
+  /**
+   * The params it was started with, kept only by a journal created with `keepParams: true`, so that
+   * a page after a reload can show the form as the task was started. The hooks give them checked
+   * against the task's params schema in the client's task map; params that fail are left out.
+   */
+  params?: unknown;
 }
 
 /** What a Submit sends, kept by a start until its answer arrives, to send it again after a reload. */
@@ -79,7 +87,11 @@ export interface TaskJournalStart {
   startedAt: number;
   /** The idempotency key the Submit carries, so that sending it again makes no second task. */
   idempotencyKey?: string | undefined;
-  /** The Submit's body, to send it again; dropped from storage when the answer arrives. */
+  /**
+   * The Submit's body, to send it again; removed from storage as soon as the request ends. Absent
+   * for a body over 64 KiB of JSON: that Submit is sent without it, and one cut by a reload is
+   * listed as a start whose outcome is unknown, never sent again.
+   */
   body?: TaskJournalSubmitBody | undefined;
 }
 
@@ -94,6 +106,13 @@ export interface TaskJournalStorageArea {
   setItem(key: string, value: string): void;
   /** Removes the value under `key`. */
   removeItem(key: string): void;
+  /**
+   * How many keys it holds. With `key`, it lets the journal remove the entries past their age of
+   * every scope, not only of those it reads; a Web Storage area has both.
+   */
+  readonly length?: number;
+  /** The name of the `index`-th key, or `null`. */
+  key?(index: number): string | null;
 }
 
 /** Where a journal keeps its entries: a Web Storage area, memory, or any object of that shape. */
@@ -109,6 +128,14 @@ export interface TaskJournalOptions {
   maxAgeMs?: number;
   /** The clock, in epoch milliseconds. Defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Whether each task's params are kept with its entry (`TaskJournalEntry.params`), so that a page
+   * after a reload can show the form as the running task was started. They live as long as the
+   * entry, under its scope only; params over 64 KiB of JSON are not kept. Without it, no params are
+   * kept past the answer (a Submit's body leaves the storage when its request ends). Defaults to
+   * `false`.
+   */
+  keepParams?: boolean;
   /**
    * Whether the tabs of this origin share the polling of a task they all watch (docs/protocol.md,
    * "The hooks"): the tab that holds the task's Web Lock reads the record and posts it on a
@@ -133,22 +160,32 @@ export interface TaskJournal {
    */
   record(scope: string, entry: TaskJournalEntry): void;
   /**
-   * Records a start before its request leaves, replacing any start or entry of the same key.
+   * Records a start before its request leaves, replacing any start or entry of the same key. A
+   * body over 64 KiB of JSON is not stored: the start is kept without it.
    *
    * @throws TaskwireError (`protocol`, `JOURNAL_ENTRY_REFUSED`) for a start it could not store and
-   * read back (a key too long, a body too large); nothing is changed then, and nothing should be sent.
+   * read back (a key or task name too long); nothing is changed then, and nothing should be sent.
    */
   begin(scope: string, start: TaskJournalStart): void;
-  /** Forgets the start of `key` (its request was refused for good: no task was made). */
+  /**
+   * Forgets the start of `key`, body and all: its request ended in an error the page showed, or
+   * the user dismissed it.
+   */
   forgetStart(scope: string, key: string): void;
   /** Changes the status of the entry of task `id`, if there is one. */
   update(scope: string, id: string, change: Pick<TaskJournalEntry, 'status'>): void;
   /** Removes the entry of task `id`. */
   remove(scope: string, id: string): void;
-  /** Removes every entry and start of `scope`. */
+  /**
+   * Removes every entry and start of `scope` from the storage, bodies and params included: call
+   * it when that user signs out. The tasks themselves go on at the service.
+   */
   clear(scope: string): void;
-  /** Removes the entries of `scope` past their age from the storage itself. */
-  prune(scope: string): void;
+  /**
+   * Removes the entries and starts past their age from the storage itself: of `scope`, or without
+   * one of every scope the storage holds (the provider does this when a page first reads it).
+   */
+  prune(scope?: string): void;
   /** Listens for changes, this tab's and (with local storage) other tabs'; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
   /**
@@ -174,7 +211,7 @@ export interface TaskJournal {
 
 /** The longest `resumeKey`, task name or last event id the journal stores. */
 export const MAX_JOURNAL_KEY_LENGTH = 256;
-/** The largest Submit body a start keeps, as JSON text. */
+/** The largest Submit body a start keeps, as JSON text; a larger one is sent without being stored. */
 export const MAX_JOURNAL_BODY_LENGTH = 64 * 1024;
 
 const keySchema = z.string().check(z.minLength(1), z.maxLength(MAX_JOURNAL_KEY_LENGTH));
@@ -187,6 +224,7 @@ const entrySchema = z.object({
   mode: z.enum(['submit', 'stream', 'execute']),
   status: taskStatusSchema,
   startedAt: z.number().check(z.nonnegative()),
+  params: z.optional(z.unknown()),
 });
 
 const startSchema = z.object({
@@ -214,6 +252,10 @@ function memoryStorage(): TaskJournalStorageArea {
     getItem: (key) => values.get(key) ?? null,
     setItem: (key, value) => void values.set(key, value),
     removeItem: (key) => void values.delete(key),
+    get length() {
+      return values.size;
+    },
+    key: (index) => [...values.keys()][index] ?? null,
   };
 }
 
@@ -233,6 +275,23 @@ interface ScopeState {
   starts: readonly TaskJournalStart[];
 }
 
+/** The stored value of `state`, or `null` (no key at all) when it holds nothing. */
+function serialize({ entries, starts }: ScopeState): string | null {
+  if (entries.length === 0 && starts.length === 0) return null;
+  return JSON.stringify(
+    starts.length === 0 ? { version: 1, entries } : { version: 1, entries, starts },
+  );
+}
+
+/** `value`'s length as JSON, or `Infinity` for a value JSON cannot hold. */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
 const EMPTY: ScopeState = { entries: [], starts: [] };
 
 /** The error for what the journal will not store, naming what to change. */
@@ -242,7 +301,7 @@ function refused(what: string, issues: readonly z.core.$ZodIssue[]): TaskwireErr
     first && first.path.length > 0 ? ` (${first.path.join('.')}: ${first.message})` : '';
   return new TaskwireError(
     'protocol',
-    `The task journal cannot store this ${what}${where}: a resumeKey and a task name may be at most ${String(MAX_JOURNAL_KEY_LENGTH)} characters, a submit body at most ${String(MAX_JOURNAL_BODY_LENGTH)} characters of JSON. Use a shorter resumeKey.`,
+    `The task journal cannot store this ${what}${where}: a resumeKey and a task name may be at most ${String(MAX_JOURNAL_KEY_LENGTH)} characters. Use a shorter resumeKey.`,
     { reason: 'JOURNAL_ENTRY_REFUSED', retryable: false },
   );
 }
@@ -252,6 +311,7 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   const maxEntries = options.maxEntries ?? 50;
   const maxAgeMs = options.maxAgeMs ?? 24 * 60 * 60 * 1000;
   const now = options.now ?? Date.now;
+  const keepParams = options.keepParams ?? false;
   const requested = options.storage ?? 'session';
   const storage: TaskJournalStorageArea =
     typeof requested === 'object'
@@ -281,6 +341,17 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     }
   }
 
+  /**
+   * `entry` with the params this journal keeps: none without `keepParams`, nor any too large to
+   * store; `undefined` params are left out, so an entry never shows the member empty.
+   */
+  function withKeptParams(entry: TaskJournalEntry): TaskJournalEntry {
+    const { params, ...rest } = entry;
+    return keepParams && params !== undefined && jsonLength(params) <= MAX_JOURNAL_BODY_LENGTH
+      ? { ...rest, params }
+      : rest;
+  }
+
   /** The stored value, each entry and start checked on its own; a future start time is now. */
   function parse(text: string | null): ScopeState {
     if (text === null) return EMPTY;
@@ -296,7 +367,9 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     for (const candidate of stored.data.entries) {
       const entry = entrySchema.safeParse(candidate);
       if (entry.success)
-        entries.push({ ...entry.data, startedAt: Math.min(entry.data.startedAt, at) });
+        entries.push(
+          withKeptParams({ ...entry.data, startedAt: Math.min(entry.data.startedAt, at) }),
+        );
     }
     const starts: TaskJournalStart[] = [];
     for (const candidate of stored.data.starts ?? []) {
@@ -364,18 +437,41 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
   function write(scope: string, next: ScopeState): void {
     if (closed) return;
     const kept = fresh(next);
-    const empty = kept.entries.length === 0 && kept.starts.length === 0;
-    const text = empty
-      ? null
-      : JSON.stringify(
-          kept.starts.length === 0
-            ? { version: 1, entries: kept.entries }
-            : { version: 1, entries: kept.entries, starts: kept.starts },
-        );
+    const text = serialize(kept);
     for (const [other, otherText] of [...unsaved]) if (other !== scope) store(other, otherText);
     store(scope, text);
     cache.set(scope, { text, state: kept });
     for (const listener of listeners) listener();
+  }
+
+  /** The scopes the storage holds entries of (every key under the prefix), and those kept in memory. */
+  function storedScopes(): string[] {
+    const scopes = new Set(unsaved.keys());
+    try {
+      const count = storage.length ?? 0;
+      for (let index = 0; index < count && storage.key; index += 1) {
+        const key = storage.key(index);
+        if (key?.startsWith(STORAGE_PREFIX)) scopes.add(key.slice(STORAGE_PREFIX.length));
+      }
+    } catch {
+      // A storage that refuses to list its keys: the scopes this journal knows of.
+    }
+    for (const scope of cache.keys()) scopes.add(scope);
+    return [...scopes];
+  }
+
+  /**
+   * Rewrites the stored value of `scope` as this journal keeps it, when that differs: without the
+   * entries and starts past their age, those that failed their checks, or the params a journal
+   * with `keepParams` stored when this one keeps none.
+   */
+  function pruneScope(scope: string): void {
+    const text = readText(scope);
+    const stored = parse(text);
+    // A value this journal cannot read at all (a later version's) is left as it is.
+    if (stored === EMPTY) return;
+    const kept = fresh(stored);
+    if (serialize(kept) !== text) write(scope, kept);
   }
 
   /** Checks what is about to be stored, so nothing is accepted that could not be read back. */
@@ -409,10 +505,8 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
     entries: (scope) => read(scope).entries,
     starts: (scope) => read(scope).starts,
     record(scope, entry) {
-      const checked = check(
-        entrySchema,
-        { ...entry, startedAt: Math.min(entry.startedAt, now()) },
-        'entry',
+      const checked = withKeptParams(
+        check(entrySchema, { ...entry, startedAt: Math.min(entry.startedAt, now()) }, 'entry'),
       );
       const state = read(scope);
       const sameKey = (key: string | undefined) => checked.key !== undefined && key === checked.key;
@@ -427,18 +521,15 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
       });
     },
     begin(scope, start) {
-      const checked = check(
+      const { body, ...rest } = check(
         startSchema,
         { ...start, startedAt: Math.min(start.startedAt, now()) },
         'start',
       );
-      if (
-        checked.body !== undefined &&
-        JSON.stringify(checked.body).length > MAX_JOURNAL_BODY_LENGTH
-      )
-        throw refused('start', [
-          { code: 'custom', path: ['body'], message: 'too large', input: undefined },
-        ]);
+      // Too large to store: the Submit goes without its body written ahead (docs/protocol.md,
+      // "The hooks").
+      const checked =
+        body === undefined || jsonLength(body) > MAX_JOURNAL_BODY_LENGTH ? rest : { ...rest, body };
       const state = read(scope);
       write(scope, {
         entries: state.entries.filter((entry) => entry.key !== checked.key),
@@ -471,18 +562,13 @@ export function createTaskJournal(options: TaskJournalOptions = {}): TaskJournal
       }
     },
     clear(scope) {
+      // Whatever the stored value holds, read or not (aged out, unreadable): the key goes.
       const state = read(scope);
-      if (state.entries.length > 0 || state.starts.length > 0) write(scope, EMPTY);
+      if (state.entries.length > 0 || state.starts.length > 0 || readText(scope) !== null)
+        write(scope, EMPTY);
     },
     prune(scope) {
-      const text = readText(scope);
-      const stored = parse(text);
-      const kept = fresh(stored);
-      if (
-        kept.entries.length !== stored.entries.length ||
-        kept.starts.length !== stored.starts.length
-      )
-        write(scope, kept);
+      for (const each of scope === undefined ? storedScopes() : [scope]) pruneScope(each);
     },
     subscribe(listener) {
       if (closed) return () => undefined;

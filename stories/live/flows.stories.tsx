@@ -13,6 +13,7 @@ import {
   useTaskStream,
   type JsonObject,
 } from '../../src/index.js';
+import { useImageCountField } from './image-count-field.js';
 import { pastExecuteLimitSeconds } from './live-service-config.js';
 import { liveMode, liveService, liveTiming, type LiveFetch } from './live-service.js';
 import {
@@ -242,11 +243,11 @@ function PreviewThenSubmit() {
         />
       </div>
       <CreditCostPreview {...previewPropsOf(options)} balance={10} locale="en">
-        {({ state, overBudget }) => (
+        {({ canStart }) => (
           <button
             type="button"
             className="taskwire-button"
-            disabled={overBudget || state !== 'priced' || submit.isPending}
+            disabled={!canStart || submit.isPending}
             onClick={() => submit.mutate({ params })}
           >
             Translate
@@ -276,6 +277,91 @@ export const PreviewCostThenSubmit: Story = {
     await expect(canvas.getByRole('region', { name: 'Result' })).toHaveTextContent(
       '[en] Guten Morgen',
     );
+  },
+};
+
+/** How many quotes the slow-quotes story asked for; the first is answered at once. */
+const slowQuotes = { quotes: 0 };
+
+/** Holds every quote after the first `delayMs` before it is answered: a slow network. */
+function slowQuotesAfterFirst(delayMs: number, counter: { quotes: number }) {
+  return (fetch: LiveFetch): LiveFetch =>
+    async (request) => {
+      if (new URL(request.url).pathname.endsWith('/options') && counter.quotes++ > 0) {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      return fetch(request);
+    };
+}
+
+/** Images priced per count; the Generate button follows the preview's `canStart`. */
+function PriceFollowsParams() {
+  const { count, field } = useImageCountField();
+  const params = { prompt: 'a lighthouse at dusk', count };
+  const options = useTaskOptions('generate-images', params);
+  const submit = useSubmitTask('generate-images');
+  const result = useTaskResult('generate-images', submit.data?.id);
+  return (
+    <>
+      {field}
+      <CreditCostPreview {...previewPropsOf(options)} balance={20} locale="en">
+        {({ canStart }) => (
+          <button
+            type="button"
+            className="taskwire-button"
+            disabled={!canStart || submit.isPending || submit.isSuccess}
+            onClick={() => submit.mutate({ params })}
+          >
+            Generate images
+          </button>
+        )}
+      </CreditCostPreview>
+      <TaskRecordView label="Images" record={result.data} quote={options.data} />
+    </>
+  );
+}
+
+/**
+ * The quote is the price: on a slow network (every quote after the first takes 1.5 s), a change
+ * of count leaves the old price on screen marked "Updating…", and Generate waits until the price of
+ * the new count is shown; a click in between starts nothing.
+ */
+export const NewPriceBeforeStart: Story = {
+  name: 'A new price before the start',
+  parameters: {
+    liveScreen: {
+      summary:
+        'Change the count: the old price shows as updating, and Generate waits for the new one.',
+    },
+    liveService: { wrapFetch: slowQuotesAfterFirst(1500, slowQuotes) },
+  },
+  beforeEach: () => {
+    slowQuotes.quotes = 0;
+  },
+  render: () => <PriceFollowsParams />,
+  play: async ({ canvas, canvasElement, userEvent }) => {
+    await expect(await canvas.findByText('2.5 credits', {}, timeFor(0))).toBeVisible();
+    const generate = canvas.getByRole('button', { name: 'Generate images' });
+    await expect(generate).toBeEnabled();
+
+    const count = canvas.getByLabelText('Number of images');
+    await tabTo(userEvent, count);
+    await userEvent.keyboard('{End}{Backspace}3');
+    const preview = canvasElement.querySelector('.taskwire-cost');
+    await expect(preview).toHaveAttribute('data-state', 'updating');
+    await expect(canvas.getByText('2.5 credits')).toBeVisible();
+    await expect(canvas.getByText('Updating…')).toBeVisible();
+    await expect(generate).toBeDisabled();
+    await userEvent.click(generate);
+    await expect(canvas.getByText('Not started', { selector: '.taskwire-badge' })).toBeVisible();
+
+    await expect(await canvas.findByText('7.5 credits', {}, timeFor(3000))).toBeVisible();
+    await waitFor(() => expect(preview).toHaveAttribute('data-state', 'priced'), timeFor(0));
+    await expect(generate).toBeEnabled();
+    await userEvent.click(generate);
+    await expect(
+      await canvas.findByText('Charged as quoted: 7.5 credits.', {}, timeFor(3000)),
+    ).toBeVisible();
   },
 };
 

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useId, useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
 import { CreditCostPreview, useTaskOptions } from '../../src/index.js';
+import { useImageCountField } from './image-count-field.js';
 import { liveService } from './live-service.js';
 import { previewPropsOf, tabTo, timeFor } from './live-story-tools.js';
 
@@ -13,7 +14,10 @@ interface PreviewArgs {
   locale: string;
 }
 
-/** The submit button a page would put under the preview, disabled over budget or until it answers. */
+/**
+ * The submit button a page would put under the preview, enabled on the preview's `canStart`: at a
+ * current price within the balance, never while the price is loading, updating or over budget.
+ */
 function SubmitButton({ label, enabled }: { label: string; enabled: boolean }) {
   return (
     <button type="button" className="taskwire-button" disabled={!enabled}>
@@ -47,12 +51,7 @@ function TranslateTextPreview({ balance, locale }: PreviewArgs) {
         </p>
       </div>
       <CreditCostPreview {...previewPropsOf(options)} balance={balance} locale={locale}>
-        {({ state, overBudget }) => (
-          <SubmitButton
-            label="Translate"
-            enabled={!overBudget && state !== 'loading' && state !== 'error'}
-          />
-        )}
+        {({ canStart }) => <SubmitButton label="Translate" enabled={canStart} />}
       </CreditCostPreview>
     </>
   );
@@ -60,31 +59,13 @@ function TranslateTextPreview({ balance, locale }: PreviewArgs) {
 
 /** `generate-images` quotes by preflight: 2.5 credits per image (image-gen 2, upscale 0.5). */
 function GenerateImagesPreview({ balance, locale }: PreviewArgs) {
-  const countId = useId();
-  // The field's own text, so it can be empty while the user types; the count is read from it.
-  const [countText, setCountText] = useState('1');
-  const count = Math.min(8, Math.max(1, Number.parseInt(countText, 10) || 1));
+  const { count, field } = useImageCountField();
   const options = useTaskOptions('generate-images', { prompt: 'a lighthouse at dusk', count });
   return (
     <>
-      <div className="live-field">
-        <label htmlFor={countId}>Number of images</label>
-        <input
-          id={countId}
-          type="number"
-          min={1}
-          max={8}
-          value={countText}
-          onChange={(event) => setCountText(event.target.value)}
-        />
-      </div>
+      {field}
       <CreditCostPreview {...previewPropsOf(options)} balance={balance} locale={locale}>
-        {({ state, overBudget }) => (
-          <SubmitButton
-            label="Generate images"
-            enabled={!overBudget && state !== 'loading' && state !== 'error'}
-          />
-        )}
+        {({ canStart }) => <SubmitButton label="Generate images" enabled={canStart} />}
       </CreditCostPreview>
     </>
   );

@@ -73,7 +73,7 @@ export function previewPropsOf(options: UseTaskOptionsResult) {
   return {
     status: options.status,
     quote: options.data,
-    isUpdating: options.isPlaceholderData,
+    isUpdating: options.isQuoteStale,
     error: options.error,
     onRetry: () => void options.refetch(),
   };

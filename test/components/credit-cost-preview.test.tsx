@@ -5,6 +5,8 @@ import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CreditCostPreview } from '../../src/components/credit-cost-preview/credit-cost-preview.js';
 import { isWithinBudget } from '../../src/components/credit-cost-preview/is-within-budget.js';
+import { TaskwireMessagesProvider } from '../../src/components/index.js';
+import { de } from '../../src/locales/de.js';
 
 async function axeViolations(container: Element): Promise<string[]> {
   // jsdom has no canvas, so colour contrast is checked in Chromium (test/browser) instead.
@@ -49,6 +51,7 @@ describe('CreditCostPreview', () => {
       state: 'unpriced',
       overBudget: false,
       isUpdating: false,
+      canStart: true,
       credits: undefined,
     });
     expect(await axeViolations(container)).toEqual([]);
@@ -76,8 +79,9 @@ describe('CreditCostPreview', () => {
 
   it('marks an unpriced quote as updating while the next one loads', () => {
     const { container } = render(<CreditCostPreview quote={{}} isUpdating />);
-    expect(container.firstChild).toHaveAttribute('data-state', 'unpriced');
+    expect(container.firstChild).toHaveAttribute('data-state', 'updating');
     expect(container.firstChild).toHaveAttribute('data-updating', '');
+    expect(screen.getByText('No price quoted')).toBeInTheDocument();
     expect(screen.getByText('Updating…')).toBeInTheDocument();
   });
 
@@ -109,7 +113,7 @@ describe('CreditCostPreview', () => {
 
   it('keeps the stale price visible and marked while a new one loads', async () => {
     const { container } = render(<CreditCostPreview quote={priced} isUpdating />);
-    expect(container.firstChild).toHaveAttribute('data-state', 'priced');
+    expect(container.firstChild).toHaveAttribute('data-state', 'updating');
     expect(container.firstChild).toHaveAttribute('data-updating', '');
     expect(container.firstChild).toHaveAttribute('aria-busy', 'true');
     expect(screen.getByText('6 credits')).toBeInTheDocument();
@@ -187,6 +191,7 @@ describe('CreditCostPreview', () => {
       state: 'priced',
       overBudget: true,
       isUpdating: false,
+      canStart: false,
       credits: 6,
     });
     rerender(
@@ -197,6 +202,51 @@ describe('CreditCostPreview', () => {
     expect(screen.getByRole('button', { name: 'Run' })).toBeEnabled();
     rerender(<CreditCostPreview status="pending">{renderSubmit}</CreditCostPreview>);
     expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled();
+  });
+
+  it('tells its children not to start while the price is stale, loading, failed or over budget', () => {
+    const renderStart = vi.fn(({ canStart }: { canStart: boolean }) => (
+      <button type="button" disabled={!canStart}>
+        Run
+      </button>
+    ));
+    const view = (props: Parameters<typeof CreditCostPreview>[0]) => (
+      <CreditCostPreview {...props}>{renderStart}</CreditCostPreview>
+    );
+    const { rerender } = render(view({ quote: priced, balance: 10 }));
+    const button = screen.getByRole('button', { name: 'Run' });
+    expect(button).toBeEnabled();
+    rerender(view({ quote: priced, balance: 10, isUpdating: true }));
+    expect(button).toBeDisabled();
+    expect(renderStart).toHaveBeenLastCalledWith({
+      state: 'updating',
+      overBudget: false,
+      isUpdating: true,
+      canStart: false,
+      credits: 6,
+    });
+    rerender(view({ status: 'pending', isUpdating: true }));
+    expect(button).toBeDisabled();
+    rerender(view({ status: 'error', error: new Error('down') }));
+    expect(button).toBeDisabled();
+    rerender(view({ quote: priced, balance: 5 }));
+    expect(button).toBeDisabled();
+    for (const quote of [{}, { credits: 0 }, { monetization: { toolId: 't' } }]) {
+      rerender(view({ quote, balance: 0 }));
+      expect(button).toBeEnabled();
+    }
+  });
+
+  it('shows a stale price as updating in German', () => {
+    const { container } = render(
+      <TaskwireMessagesProvider messages={de} locale="de">
+        <CreditCostPreview quote={priced} isUpdating />
+      </TaskwireMessagesProvider>,
+    );
+    expect(container.firstChild).toHaveAttribute('data-state', 'updating');
+    expect(container.firstChild).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByText('6 Credits')).toBeInTheDocument();
+    expect(screen.getByText('Wird aktualisiert …')).toBeInTheDocument();
   });
 
   it('renders a tool id from the service as text', () => {

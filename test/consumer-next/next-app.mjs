@@ -3,7 +3,8 @@
 // for its Google fonts (below), and taskwire is used through its public entries only, as a user of
 // the package would: pages that are server components rendering 'use client' components, the
 // reference service mounted in a route handler, and the proxy in front of a separate reference
-// server, so that the browser holds no token (docs/your-own-service.md, docs/server-rendering.md).
+// server, so that the browser holds no token; the proxy's pages read the session as the guide's
+// server page does, inside <Suspense> (docs/your-own-service.md, docs/server-rendering.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -90,12 +91,10 @@ export const mountedClient = createTaskClient({
 const proxiedClientTs = `import { createTaskClient } from 'taskwire/client';
 import { tasks } from './tasks';
 
-/** The client of the proxy mounted by app${PROXIED_BASE}/[...path]/route.ts: it holds no token. */
-export const proxiedClient = createTaskClient({
-  baseUrl: '${PROXIED_BASE}',
-  scope: 'demo-user',
-  tasks,
-});
+/** A client of the proxy mounted by app${PROXIED_BASE}/[...path]/route.ts: it holds no token. */
+export function proxiedClient(userId: string) {
+  return createTaskClient({ baseUrl: '${PROXIED_BASE}', scope: userId, tasks });
+}
 `;
 
 const providersTsx = `'use client';
@@ -138,6 +137,20 @@ import { TaskwireProviders } from './taskwire-providers';
 /** taskwire's providers with the ${client}. */
 export function ${name}({ children }: { children: ReactNode }) {
   return <TaskwireProviders client={${client}}>{children}</TaskwireProviders>;
+}
+`;
+
+// As the guide's app/providers.tsx (docs/server-rendering.md): the client made once per page, for
+// the user the server page found in the session.
+const proxiedProvidersTsx = `'use client';
+import { useState, type ReactNode } from 'react';
+import { proxiedClient } from '@/lib/proxied-client';
+import { TaskwireProviders } from './taskwire-providers';
+
+/** taskwire's providers with a client of the proxy for the signed-in user. */
+export function ProxiedProviders({ userId, children }: { userId: string; children: ReactNode }) {
+  const [client] = useState(() => proxiedClient(userId));
+  return <TaskwireProviders client={client}>{children}</TaskwireProviders>;
 }
 `;
 
@@ -257,6 +270,37 @@ export default function Page() {
 }
 `;
 
+// A page as the guide's server page (docs/server-rendering.md, "The page that reads the session"):
+// the session read with \`await cookies()\` in a component inside <Suspense>, which Cache Components
+// (on in the template) requires, and the user's id handed to the providers as the client's scope.
+const sessionPageTsx = (title, body, imports) => `import { cookies } from 'next/headers';
+import { Suspense } from 'react';
+import { sessionById } from '@/lib/app-session';
+import { ProxiedProviders } from '@/components/proxied-providers';
+${imports}
+
+export default function Page() {
+  return (
+    <main className="p-8">
+      <h1>${title}</h1>
+      <Suspense fallback={<p>Loading…</p>}>
+        <SignedIn />
+      </Suspense>
+    </main>
+  );
+}
+
+async function SignedIn() {
+  const session = await sessionById((await cookies()).get('${SESSION.cookie}')?.value);
+  if (session === undefined) return <p>Sign in first.</p>;
+  return (
+    <ProxiedProviders userId={session.userId}>
+      ${body}
+    </ProxiedProviders>
+  );
+}
+`;
+
 function kebab(name) {
   return name.replace(
     /[A-Z]/g,
@@ -280,33 +324,50 @@ export const { GET, POST, OPTIONS, HEAD } = routeHandlers(service);
 /** The app's session cookie, and the one session it knows, whose user token stays on the server. */
 export const SESSION = { cookie: 'app-session', value: 'demo-session' };
 
+// The app's own sessions, as the guide's app-session stands for them: read by the proxy's route
+// (the user's token) and by the server pages (the user's id).
+const appSessionTs = `/** What the app keeps for a signed-in user: the user's id and token at the task service. */
+export interface AppSession {
+  userId: string;
+  taskwireToken: string;
+}
+
+/** The app's sessions: one signed-in user, whose task service token never leaves the server. */
+const sessions = new Map<string, AppSession>([
+  ['${SESSION.value}', { userId: 'demo-user', taskwireToken: 'demo-user-token' }],
+]);
+
+/** The session with this id (the value of the \`${SESSION.cookie}\` cookie), or \`undefined\`. */
+export async function sessionById(id: string | undefined): Promise<AppSession | undefined> {
+  return id === undefined ? undefined : sessions.get(id);
+}
+
+/** The session of a request, from its \`${SESSION.cookie}\` cookie, or \`undefined\` when signed out. */
+export async function readSession(request: Request): Promise<AppSession | undefined> {
+  const cookies = request.headers.get('cookie') ?? '';
+  return sessionById(/(?:^|;\\s*)${SESSION.cookie}=([^;]*)/.exec(cookies)?.[1]);
+}
+`;
+
 // The proxy in front of a reference server of its own, as the guide shows: the app token from the
 // server's environment, the user's token from the app's session cookie; neither from the browser.
 const proxiedRouteTs = `import { createTaskProxy, routeHandlers } from 'taskwire/server';
-
-/** The app's sessions: one signed-in user, whose task service token never leaves the server. */
-const sessions = new Map([['${SESSION.value}', 'demo-user-token']]);
-
-function sessionOf(request: Request): string | undefined {
-  const cookies = request.headers.get('cookie') ?? '';
-  const match = /(?:^|;\\s*)${SESSION.cookie}=([^;]*)/.exec(cookies);
-  return match ? sessions.get(match[1]) : undefined;
-}
+import { readSession } from '@/lib/app-session';
 
 const proxy = createTaskProxy({
   target: process.env.${PROXY_ENV.target} ?? 'http://127.0.0.1:8787',
   clientToken: () => process.env.${PROXY_ENV.clientToken} ?? '',
   tasks: ['render-video', 'translate-text'],
   basePath: '${PROXIED_BASE}',
-  authorize: (request) => {
-    const userToken = sessionOf(request);
-    if (userToken === undefined) {
+  authorize: async (request) => {
+    const session = await readSession(request);
+    if (session === undefined) {
       return Response.json(
         { status: 'error', statusCode: 401, reason: 'UNAUTHENTICATED', message: 'Sign in first.' },
         { status: 401 },
       );
     }
-    return { userToken };
+    return { userToken: session.taskwireToken };
   },
 });
 
@@ -360,22 +421,17 @@ export function addTaskwireToApp(appRoot) {
       renderImport,
     ),
     [`app${MOUNTED_BASE}/[...path]/route.ts`]: mountedRouteTs,
+    'lib/app-session.ts': appSessionTs,
     'lib/proxied-client.ts': proxiedClientTs,
-    'components/proxied-providers.tsx': providersFor(
-      'ProxiedProviders',
-      'proxied-client',
-      'proxiedClient',
-    ),
+    'components/proxied-providers.tsx': proxiedProvidersTsx,
     [`app${PROXIED_BASE}/[...path]/route.ts`]: proxiedRouteTs,
-    [`app${ROUTES.proxiedResume}/page.tsx`]: pageTsx(
+    [`app${ROUTES.proxiedResume}/page.tsx`]: sessionPageTsx(
       'Resume after reload, through the proxy',
-      'ProxiedProviders',
       '<RenderPanel resumeKey="proxied-render" />',
       renderImport,
     ),
-    [`app${ROUTES.proxiedStreams}/page.tsx`]: pageTsx(
+    [`app${ROUTES.proxiedStreams}/page.tsx`]: sessionPageTsx(
       'Many streams, through the proxy',
-      'ProxiedProviders',
       '<StreamsPanel />',
       streamsImport,
     ),

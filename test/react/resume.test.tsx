@@ -22,9 +22,12 @@ function setup(timeScale = 0.05) {
   const storage = mapStorage();
   const requests: string[] = [];
   /** A fresh page: a new client, QueryClient and journal object on the same storage. */
-  const page = (options: { journal?: boolean } = {}) =>
+  const page = (options: { journal?: boolean; keepParams?: boolean } = {}) =>
     openJournalPage(service, {
-      journal: options.journal === false ? undefined : createTaskJournal({ storage }),
+      journal:
+        options.journal === false
+          ? undefined
+          : createTaskJournal({ storage, keepParams: options.keepParams ?? false }),
       onRequest: (request) => {
         requests.push(`${request.method} ${new URL(request.url).pathname}`);
       },
@@ -132,5 +135,85 @@ describe('useSubmitTask with resumeKey', () => {
     });
     await waitFor(() => expect(after.result.current.entry?.status).toBe('COMPLETED'));
     expect(posts()).toBe(1);
+  });
+});
+
+describe('a journal with keepParams, across a reload', () => {
+  const params = { text: 'Bonjour, what the user typed', targetLanguage: 'fr' };
+
+  it('gives the page the params a submitted task was started with', async () => {
+    const { page, storage } = setup();
+    const first = page({ keepParams: true });
+    const before = renderHook(() => useSubmitTask('translate-text', { resumeKey: 'translation' }), {
+      wrapper: first.wrapper,
+    });
+    await act(() => before.result.current.mutateAsync({ params }));
+    before.unmount();
+
+    const second = page({ keepParams: true });
+    const after = renderHook(() => useJournalEntry('translation'), { wrapper: second.wrapper });
+    expect(after.result.current?.params).toEqual(params);
+    expect(storage.values.get('taskwire:journal:journal-page-user')).toContain(
+      'what the user typed',
+    );
+  });
+
+  it('gives the page the params a stream was started with, after a reload mid-stream', async () => {
+    const { page } = setup(0.2);
+    const first = page({ keepParams: true });
+    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
+      wrapper: first.wrapper,
+    });
+    const started = { frames: 10, frameMs: 100 };
+    act(() => before.result.current.start(started));
+    await waitFor(() => expect(before.result.current.status).toBe('streaming'));
+    before.unmount();
+
+    const second = page({ keepParams: true });
+    const after = renderHook(
+      () => ({
+        entry: useJournalEntry('render'),
+        stream: useTaskStream('render-video', { resumeKey: 'render' }),
+      }),
+      { wrapper: second.wrapper },
+    );
+    expect(after.result.current.stream.status).toBe('recovering');
+    expect(after.result.current.entry?.params).toEqual(started);
+  });
+
+  it('keeps no params past the answer without it', async () => {
+    const { page, storage } = setup();
+    const first = page();
+    const before = renderHook(() => useSubmitTask('translate-text', { resumeKey: 'translation' }), {
+      wrapper: first.wrapper,
+    });
+    await act(() => before.result.current.mutateAsync({ params }));
+    const after = renderHook(() => useJournalEntry('translation'), { wrapper: page().wrapper });
+    expect(after.result.current).toBeDefined();
+    expect(after.result.current?.params).toBeUndefined();
+    expect(storage.values.get('taskwire:journal:journal-page-user')).not.toContain(
+      'what the user typed',
+    );
+  });
+
+  it('shows no stored params that fail the task’s params schema, and keeps the entry', async () => {
+    const { page, storage } = setup();
+    const first = page({ keepParams: true });
+    const before = renderHook(() => useSubmitTask('translate-text', { resumeKey: 'translation' }), {
+      wrapper: first.wrapper,
+    });
+    const { id } = await act(() => before.result.current.mutateAsync({ params }));
+    // Stored by an older version of the app, whose form had other fields.
+    const key = 'taskwire:journal:journal-page-user';
+    storage.values.set(
+      key,
+      (storage.values.get(key) ?? '').replace('"targetLanguage":"fr"', '"language":"French"'),
+    );
+
+    const after = renderHook(() => useJournalEntry('translation'), {
+      wrapper: page({ keepParams: true }).wrapper,
+    });
+    expect(after.result.current).toMatchObject({ id, task: 'translate-text' });
+    expect(after.result.current?.params).toBeUndefined();
   });
 });

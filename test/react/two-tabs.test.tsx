@@ -26,6 +26,9 @@ import {
 import { mapStorage } from '../support/map-storage.js';
 import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
 
+/** An answer that never comes. */
+const hung = () => new Promise<Response>(() => undefined);
+
 /** A fixed interval: the policy's floor and ceiling alike. */
 const INTERVAL_MS = 200;
 /** `until`'s step in these tests: a quarter of the polling interval. */
@@ -59,8 +62,15 @@ function setup(options: { sharePolling?: boolean } = {}) {
   /** Every Get Result request of every tab, in order, with its tab, task id and simulated time. */
   const gets: Array<{ tab: string; id: string; at: number }> = [];
 
-  const openTab = (name: string, tabScope = scope) => {
-    const page = openJournalPage(service, {
+  /**
+   * Opens a tab; `frozen`, when given, freezes it from the moment it says so: its requests never
+   * get an answer (a tab whose page hangs), though its components stay mounted.
+   */
+  const openTab = (name: string, tabScope = scope, frozen?: () => boolean) => {
+    const transport = frozen
+      ? { ...service, fetch: (request: Request) => (frozen() ? hung() : service.fetch(request)) }
+      : service;
+    const page = openJournalPage(transport as typeof service, {
       journal: tabJournal(space.tab(name), {
         storage,
         ...(options.sharePolling === undefined ? {} : { sharePolling: options.sharePolling }),
@@ -80,8 +90,16 @@ function setup(options: { sharePolling?: boolean } = {}) {
   return { service, storage, scope, gets, openTab, getsSince };
 }
 
-function Watcher({ tab, id }: { tab: string; id: string }) {
-  const { data } = useTaskResult('render-video', id, { polling: POLLING });
+function Watcher({
+  tab,
+  id,
+  polling = POLLING,
+}: {
+  tab: string;
+  id: string;
+  polling?: PollingPolicyOptions;
+}) {
+  const { data } = useTaskResult('render-video', id, { polling });
   return (
     <p data-testid={tab}>
       {data ? `${data.status} ${String(data.progress.percent)}` : 'loading'}
@@ -157,16 +175,54 @@ describe('two tabs watching one task', () => {
   });
 
   it('read for themselves within the ceiling when the polling tab freezes holding the poll', async () => {
-    const { first, second, firstView } = await watchInTwoTabs({}, { frames: 30, frameMs: 1000 });
+    const { openTab } = setup();
+    let frozen = false;
+    const first = openTab('first', undefined, () => frozen);
+    const second = openTab('second');
+    const { id } = await first.client.submit('render-video', { frames: 30, frameMs: 1000 });
+    render(<Watcher tab="first" id={id} />, { wrapper: first.wrapper });
+    await until(shows('first', /IN_PROGRESS/), quarterInterval);
+    render(<Watcher tab="second" id={id} />, { wrapper: second.wrapper });
     await until(() => first.gets().length > 2, quarterInterval);
 
-    // Frozen: it polls no more, says nothing, and keeps its lock.
+    // Frozen: its components stay, but its reads never end; it says nothing and keeps its lock.
     const stoppedAt = Date.now();
-    firstView.unmount();
+    frozen = true;
     await until(shows('second', /COMPLETED/), quarterInterval);
     const taken = second.gets().find((get) => get.at >= stoppedAt);
     // Never later than the policy's ceiling (and one interval for the poll to come due).
     expect((taken?.at ?? Infinity) - stoppedAt).toBeLessThanOrEqual(2 * INTERVAL_MS);
+  });
+
+  it('hand the poll over at once when the polling tab stops reading the task but stays open', async () => {
+    // An interval far below the ceiling, so that a tab waiting a ceiling would show.
+    const polling = { minIntervalMs: INTERVAL_MS, maxIntervalMs: 25 * INTERVAL_MS };
+    const { openTab } = setup();
+    const first = openTab('first');
+    const second = openTab('second');
+    // 200 frames of 10 ms here: a new percent every 10 ms, at most 2 s left, so each tab's own
+    // interval is a quarter of that at most (500 ms), far below the ceiling of 5 s.
+    const { id } = await first.client.submit('render-video', { frames: 200, frameMs: 100 });
+    const longestInterval = 2000 / 4;
+    const firstView = render(<Watcher tab="first" id={id} polling={polling} />, {
+      wrapper: first.wrapper,
+    });
+    await until(shows('first', /IN_PROGRESS/), quarterInterval);
+    render(<Watcher tab="second" id={id} polling={polling} />, { wrapper: second.wrapper });
+    await until(shows('second', /IN_PROGRESS/), quarterInterval);
+    await until(() => first.gets().length > 2, quarterInterval);
+    expect(second.gets()).toHaveLength(0);
+
+    // The first tab's components go; the tab stays open (no pagehide, its locks not freed by a close).
+    const polledBefore = first.gets().length;
+    const shown = screen.getByTestId('second').textContent;
+    firstView.unmount();
+    const took = await until(() => screen.getByTestId('second').textContent !== shown, {
+      stepMs: 10,
+    });
+    expect(took).toBeLessThanOrEqual(longestInterval);
+    expect(second.gets().length).toBeGreaterThan(0);
+    expect(first.gets().length).toBeLessThanOrEqual(polledBefore + 1);
   });
 
   it('share the poll of a task useTaskList shows in both', async () => {

@@ -2,9 +2,10 @@ import { act, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSubmitTask } from '../../src/react/index.js';
-import { createTaskJournal } from '../../src/state/task-journal.js';
+import { createTaskJournal, MAX_JOURNAL_BODY_LENGTH } from '../../src/state/task-journal.js';
 import { mapStorage } from '../support/map-storage.js';
-import { renderHookWithTaskwire, renderWithTaskwire } from '../../src/testing/index.js';
+import { renderHookWithTaskwire, renderWithTaskwire, type Fault } from '../../src/testing/index.js';
+import type { TaskClientConfig } from '../../src/client/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 
 afterEach(closeHookTestServices);
@@ -165,5 +166,131 @@ describe('useSubmitTask with a resumeKey, across a reload', () => {
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error?.reason).toBe('JOURNAL_ENTRY_REFUSED');
     expect(count('submit')).toBe(0);
+  });
+});
+
+describe('useSubmitTask with a resumeKey, when the page shows the Submit failing', () => {
+  /** What the user typed, to look for in the storage and in the Submits sent. */
+  const MARKER = 'Bonjour, personal text';
+  const failures: Array<{
+    shown: string;
+    faults?: Fault[];
+    clientConfig?: Partial<TaskClientConfig>;
+    params?: { text: string; targetLanguage: string };
+  }> = [
+    { shown: 'a 429', faults: [{ endpoint: 'submit', request: 1, status: 429 }] },
+    { shown: 'a 503', faults: [{ endpoint: 'submit', request: 1, status: 503 }] },
+    { shown: 'a 401', faults: [{ endpoint: 'submit', request: 1, status: 401 }] },
+    {
+      shown: 'a network error after the service made the task',
+      faults: [{ endpoint: 'submit', request: 1, lostAnswer: true }],
+    },
+    {
+      shown: 'a timeout',
+      faults: [{ endpoint: 'submit', request: 1, hang: true }],
+      clientConfig: { requestTimeoutMs: 50 },
+    },
+    {
+      shown: 'a refusal by the client’s own checks',
+      params: { text: MARKER, targetLanguage: 'not a language' },
+    },
+    {
+      shown: 'a token getter that threw',
+      clientConfig: {
+        userToken: () => {
+          throw new Error('signed out');
+        },
+      },
+    },
+  ];
+
+  it.each(failures)(
+    'forgets the start after $shown, body and all, and never sends it again on the next mount',
+    async ({ faults, clientConfig, params = { text: MARKER, targetLanguage: 'en' } }) => {
+      const { options, service } = hookTestService(faults ? { faults } : {});
+      const storage = mapStorage();
+      const first = renderHookWithTaskwire(
+        () => useSubmitTask('translate-text', { resumeKey: 'translation', retry: 0 }),
+        {
+          ...options,
+          clientConfig: { ...options.clientConfig, ...clientConfig },
+          journal: createTaskJournal({ storage }),
+          scope: 'user-1',
+        },
+      );
+      act(() => first.result.current.mutate({ params }));
+      await waitFor(() => expect(first.result.current.error?.name).toBe('TaskwireError'));
+      // The error is on screen: nothing of the start is left to send, or to show as unknown.
+      expect(createTaskJournal({ storage }).starts('user-1')).toEqual([]);
+      for (const value of storage.values.values()) expect(value).not.toContain(MARKER);
+      first.unmount();
+      const sentBefore = service.requests.length;
+
+      // The next mount (a reload) sends only what the user asks for now.
+      const second = renderHookWithTaskwire(
+        () => useSubmitTask('translate-text', { resumeKey: 'translation', retry: 0 }),
+        { ...options, journal: createTaskJournal({ storage }), scope: 'user-1' },
+      );
+      const now = { text: 'Guten Tag', targetLanguage: 'en' };
+      await act(() => second.result.current.mutateAsync({ params: now }));
+      const sentAfter = service.requests.slice(sentBefore);
+      expect(sentAfter.map((request) => request.body)).toEqual([{ params: now }]);
+    },
+  );
+
+  it('stores the body only once the client’s own checks have passed', async () => {
+    const { options, count } = hookTestService();
+    const storage = mapStorage();
+    const { result } = renderHookWithTaskwire(
+      () => useSubmitTask('translate-text', { resumeKey: 'translation', retry: 0 }),
+      { ...options, journal: createTaskJournal({ storage }), scope: 'user-1' },
+    );
+    act(() =>
+      result.current.mutate({ params: { text: MARKER, targetLanguage: 'not a language' } }),
+    );
+    await waitFor(() => expect(result.current.error?.reason).toBe('INVALID_PARAMS'));
+    expect(count('submit')).toBe(0);
+    expect(storage.writes.filter((value) => value.includes(MARKER))).toEqual([]);
+  });
+
+  it('removes the body from the storage as soon as the request ends', async () => {
+    const { options, service } = hookTestService({
+      faults: [{ endpoint: 'submit', request: 1, status: 503 }],
+    });
+    const storage = mapStorage();
+    const { result } = renderHookWithTaskwire(
+      () => useSubmitTask('translate-text', { resumeKey: 'translation', retry: 0 }),
+      { ...options, journal: createTaskJournal({ storage }), scope: 'user-1' },
+    );
+    const stored = () => storage.values.get('taskwire:journal:user-1') ?? '';
+    // Written ahead while the request is out, gone when it ends: after an error and after a task.
+    act(() => result.current.mutate({ params: { text: MARKER, targetLanguage: 'en' } }));
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(storage.writes.some((value) => value.includes(MARKER))).toBe(true);
+    expect(stored()).not.toContain(MARKER);
+    act(() => result.current.mutate({ params: { text: `${MARKER} again`, targetLanguage: 'en' } }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(stored()).not.toContain(MARKER);
+    expect(service.requests).toHaveLength(2);
+  });
+
+  it('sends a body too large to store without writing it ahead, and never refuses it', async () => {
+    const { options, served } = hookTestService();
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    const { result } = renderHookWithTaskwire(
+      () => useSubmitTask('translate-text', { resumeKey: 'translation', retry: 0 }),
+      { ...options, journal, scope: 'user-1' },
+    );
+    const text = `${MARKER} ${'x'.repeat(MAX_JOURNAL_BODY_LENGTH)}`;
+    act(() => result.current.mutate({ params: { text, targetLanguage: 'en' } }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(served.requests.map((request) => request.body)).toEqual([
+      { params: { text, targetLanguage: 'en' } },
+    ]);
+    expect(storage.writes.filter((value) => value.includes(MARKER))).toEqual([]);
+    expect(journal.entries('user-1')).toEqual([
+      expect.objectContaining({ key: 'translation', id: result.current.data?.id }),
+    ]);
   });
 });

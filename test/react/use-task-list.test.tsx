@@ -265,3 +265,81 @@ describe('useTaskList after a reload cut a stream’s start', () => {
     ]);
   });
 });
+
+describe('useTaskList after a stream start was refused', () => {
+  it.each([
+    { refusal: 'the client’s own checks', faults: [], params: { frames: 0 } },
+    { refusal: 'a 429', faults: [{ endpoint: 'stream' as const, status: 429 }], params: {} },
+    { refusal: 'a 503', faults: [{ endpoint: 'stream' as const, status: 503 }], params: {} },
+  ])('leaves no row for a start refused by $refusal', async ({ faults, params }) => {
+    const service = journalPageService(0.05);
+    const storage = mapStorage();
+    const page = openJournalPage(withFaults(service, faults) as typeof service, {
+      journal: createTaskJournal({ storage }),
+    });
+    const { result } = renderHook(
+      () => ({
+        stream: useTaskStream('render-video', { resumeKey: 'render' }),
+        list: useTaskList(),
+      }),
+      { wrapper: page.wrapper },
+    );
+    act(() => result.current.stream.start(params));
+    await until(() => expect(result.current.stream.status).toBe('error'));
+    expect(result.current.stream.taskId).toBeUndefined();
+    await step(0);
+    expect(result.current.list).toEqual([]);
+    // Nor after a reload.
+    const reloaded = openJournalPage(service, { journal: createTaskJournal({ storage }) });
+    const after = renderHook(() => useTaskList(), { wrapper: reloaded.wrapper });
+    expect(after.result.current).toEqual([]);
+  });
+});
+
+describe('useTaskList after a stream start broke before any answer', () => {
+  it('keeps it listed as outcome unknown: the service may have made the task', async () => {
+    const service = journalPageService(0.05);
+    // The service makes the task, then the connection drops before its answer reaches the page.
+    const lost = withFaults(service, [{ endpoint: 'stream', lostAnswer: true }]);
+    const page = openJournalPage(lost as typeof service, {
+      journal: createTaskJournal({ storage: mapStorage() }),
+    });
+    const { result } = renderHook(
+      () => ({
+        stream: useTaskStream('render-video', { resumeKey: 'render' }),
+        list: useTaskList(),
+      }),
+      { wrapper: page.wrapper },
+    );
+    act(() => result.current.stream.start({ frames: 2, frameMs: 100 }));
+    await until(() => expect(result.current.stream.error?.code).toBe('network'));
+    await step(0);
+    expect(result.current.list).toEqual([
+      { start: expect.objectContaining({ key: 'render', mode: 'stream' }) },
+    ]);
+  });
+});
+
+describe('the journal’s storage under useTaskList', () => {
+  it('loses the entries past their age of every user once a page reads it, not only its own', async () => {
+    const storage = mapStorage();
+    const day = 24 * 60 * 60 * 1000;
+    // Another user's tasks, stored two days ago in this browser.
+    const before = createTaskJournal({ storage, now: () => Date.now() - 2 * day });
+    before.record('another-user', {
+      task: 'echo',
+      id: 'old-task',
+      mode: 'submit',
+      status: 'IN_PROGRESS',
+      startedAt: Date.now() - 2 * day,
+    });
+    expect(storage.values.has('taskwire:journal:another-user')).toBe(true);
+    const page = openJournalPage(journalPageService(0.05), {
+      journal: createTaskJournal({ storage }),
+    });
+    const { result } = renderHook(() => useTaskList(), { wrapper: page.wrapper });
+    expect(result.current).toEqual([]);
+    await step(0);
+    expect(storage.values.has('taskwire:journal:another-user')).toBe(false);
+  });
+});

@@ -156,3 +156,87 @@ describe('useTaskOptions', () => {
     expect(optionsCalls()).toBe(1);
   });
 });
+
+describe('useTaskOptions, which params its quote is for', () => {
+  it('is stale from a change of params until the quote for the new params arrives', async () => {
+    // The second quote's answer is held back half a second (on the fake clock), so the window
+    // between the debounce and the answer is certain to be seen.
+    setUp = hookTestService({ faults: [{ endpoint: 'options', request: 2, delayMs: 500 }] });
+    const view = renderHookWithTaskwire(
+      ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
+      { ...setUp.options, initialProps: { count: 1 } },
+    );
+    await settle();
+    expect(view.result.current.quotedParams).toEqual({ prompt: 'a cat', count: 1 });
+    expect(view.result.current.isQuoteStale).toBe(false);
+    const first = view.result.current.data;
+
+    // Within the debounce: nothing asked yet, and the quote on screen is for the old params.
+    view.rerender({ count: 2 });
+    expect(view.result.current.isQuoteStale).toBe(true);
+    expect(view.result.current.quotedParams).toEqual({ prompt: 'a cat', count: 1 });
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(optionsCalls()).toBe(1);
+    expect(view.result.current.isQuoteStale).toBe(true);
+
+    // The request for the new params is on its way; the old quote is kept (keepPreviousData).
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(optionsCalls()).toBe(2);
+    expect(view.result.current.isPlaceholderData).toBe(true);
+    expect(view.result.current.data).toBe(first);
+    expect(view.result.current.isQuoteStale).toBe(true);
+    expect(view.result.current.quotedParams).toEqual({ prompt: 'a cat', count: 1 });
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(view.result.current.data?.credits).toBe(5);
+    expect(view.result.current.quotedParams).toEqual({ prompt: 'a cat', count: 2 });
+    expect(view.result.current.isQuoteStale).toBe(false);
+  });
+
+  it('compares params by content, so the same params in another order are never stale', async () => {
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(({ params }) => useTaskOptions('translate-text', params), {
+      ...setUp.options,
+      initialProps: { params: { text: 'Hi', targetLanguage: 'de' } },
+    });
+    await settle();
+    expect(view.result.current.isQuoteStale).toBe(false);
+    view.rerender({ params: { targetLanguage: 'de', text: 'Hi' } });
+    expect(view.result.current.isQuoteStale).toBe(false);
+    expect(view.result.current.quotedParams).toEqual({ text: 'Hi', targetLanguage: 'de' });
+  });
+
+  it('is stale when a quote for earlier params is on screen and the params become undefined', async () => {
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
+      ({ params }: { params: { message: string } | undefined }) => useTaskOptions('echo', params),
+      {
+        ...setUp.options,
+        initialProps: { params: { message: 'hi' } as { message: string } | undefined },
+      },
+    );
+    await settle();
+    expect(view.result.current.data).toEqual({});
+    expect(view.result.current.isQuoteStale).toBe(false);
+    view.rerender({ params: undefined });
+    expect(view.result.current.isQuoteStale).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(view.result.current.isQuoteStale).toBe(true);
+    expect(view.result.current.quotedParams).toEqual({ message: 'hi' });
+    expect(optionsCalls()).toBe(1);
+  });
+
+  it('names no params and is not stale while there is no quote', async () => {
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
+      ({ count }) => useTaskOptions('generate-images', { prompt: 'a cat', count }),
+      { ...setUp.options, initialProps: { count: 80 } },
+    );
+    expect(view.result.current.quotedParams).toBeUndefined();
+    expect(view.result.current.isQuoteStale).toBe(false);
+    await settle();
+    expect(view.result.current.status).toBe('error');
+    expect(view.result.current.quotedParams).toBeUndefined();
+    expect(view.result.current.isQuoteStale).toBe(false);
+  });
+});

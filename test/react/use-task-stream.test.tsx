@@ -10,6 +10,7 @@ import {
   type ScriptStep,
 } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
+import { withoutStreamUsage } from '../support/without-completed-usage.js';
 
 let setUp: ReturnType<typeof hookTestService>;
 afterEach(closeHookTestServices);
@@ -67,6 +68,30 @@ describe('useTaskStream', () => {
     expect(watcher.result.current.data?.events).toEqual(fromService.events);
     expect(watcher.result.current.data?.usage).toEqual(fromService.usage);
     expect(watcher.result.current.data?.result).toEqual(fromService.result);
+  });
+
+  it('keeps Get Result’s usage in the cache when task.completed carries none', async () => {
+    setUp = hookTestService({ timeScale: 1 });
+    // A service that breaks the interface document's rule: Get Result has usage, the stream not.
+    const service = withoutStreamUsage(setUp.service);
+    // The watcher polls once a minute: within the test, only the stream's end can move it.
+    const { result, client } = renderHookWithTaskwire(
+      () => {
+        const stream = useTaskStream('render-video');
+        const watched = useTaskResult('render-video', stream.taskId, {
+          polling: { minIntervalMs: 60_000, maxIntervalMs: 60_000 },
+        });
+        return { stream, watched };
+      },
+      { ...setUp.options, service },
+    );
+    act(() => result.current.stream.start({ frames: 5, frameMs: 40 }));
+    await waitFor(() => expect(result.current.stream.status).toBe('completed'));
+    expect(result.current.stream.usage).toBeUndefined();
+    const fromService = await client.getResult('render-video', result.current.stream.taskId ?? '');
+    expect(fromService.usage?.credits).toBe(2.5);
+    await waitFor(() => expect(result.current.watched.data?.usage).toEqual(fromService.usage));
+    expect(result.current.watched.data?.status).toBe('COMPLETED');
   });
 
   it('reports a failed task as data', async () => {

@@ -86,6 +86,49 @@ describe('taskwire-reference command line', () => {
     expect(printedTokens).toEqual(new Set([DEMO_USER_TOKEN, OTHER_USER_TOKEN, DEMO_CLIENT_TOKEN]));
   });
 
+  it('logs each request with --log: method, path, status and milliseconds, never a token', async () => {
+    const { child, output, printed } = startCli('--port', '0', '--time-scale', '0.01', '--log');
+    await printed('Press Ctrl+C to stop.');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+    const banner = output();
+    expect(banner).toContain('Logging each request');
+
+    const submitted = await fetch(`${url}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body: JSON.stringify({ params: { message: 'logged' } }),
+    });
+    expect(submitted.status).toBe(202);
+    const { response } = (await submitted.json()) as { response: { id: string } };
+    await printed('POST /workflows/echo/submit 202');
+    // A secret in a query string, and a token that is no demo token: neither may be logged.
+    const read = await fetch(`${url}/workflows/echo/${response.id}/result?token=secret-in-query`, {
+      headers: JSON_AUTH,
+    });
+    expect(read.status).toBe(200);
+    await read.json();
+    const refused = await fetch(`${url}/workflows/echo/${response.id}/result`, {
+      headers: { ...JSON_AUTH, authorization: 'Bearer not-a-demo-token-4242' },
+    });
+    expect(refused.status).toBe(401);
+    await refused.json();
+    await printed(`GET /workflows/echo/${response.id}/result 401`);
+
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+    const log = output().slice(banner.length).split('\n');
+    const path = `/workflows/echo/${response.id}/result`;
+    expect(log.filter((line) => /^(GET|POST) /.test(line))).toEqual([
+      expect.stringMatching(/^POST \/workflows\/echo\/submit 202 \d+ ms$/),
+      expect.stringMatching(new RegExp(`^GET ${path} 200 \\d+ ms$`)),
+      expect.stringMatching(new RegExp(`^GET ${path} 401 \\d+ ms$`)),
+    ]);
+    for (const secret of [DEMO_USER_TOKEN, DEMO_CLIENT_TOKEN, 'not-a-demo-token-4242', 'secret']) {
+      expect(output().slice(banner.length)).not.toContain(secret);
+    }
+  });
+
   it('refuses a bad --port with the usage text and exit code 2', async () => {
     const { child, output } = startCli('--port', 'eighty');
     const [code] = (await once(child, 'exit')) as [number | null];

@@ -3,10 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReferenceService } from '../../src/reference/index.js';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { createTaskClient } from '../../src/client/index.js';
+import { createReferenceService, DEMO_CLIENT_TOKEN } from '../../src/reference/index.js';
+import { startReferenceServer } from '../../src/reference/node/index.js';
 import { taskwireReference } from '../../src/reference/vite/index.js';
-import { JSON_AUTH as AUTH } from '../support/demo-auth.js';
+import { createTaskProxy } from '../../src/server/index.js';
+import { JSON_AUTH as AUTH, DEMO_TOKENS } from '../support/demo-auth.js';
 
 let root = '';
 const servers: (ViteDevServer | PreviewServer)[] = [];
@@ -137,6 +140,59 @@ describe('taskwireReference', () => {
     expect(afterRestart.status).toBe(200);
     expect(closesAfterRestart).toBe(0);
     expect(counts.closes).toBe(1);
+  });
+
+  it('mounts a proxy of taskwire/server in front of a real service, Location and streams included', async () => {
+    // The "real" service on a port of its own, as a team's service would be.
+    const upstream = await startReferenceServer({
+      service: createReferenceService({ timeScale: 0.01, basePath: '/v1' }),
+    });
+    onTestFinished(() => upstream.close());
+    // No basePath: the plugin takes its prefix off the path before the proxy sees it, and puts it
+    // back in front of the Location the proxy answers with.
+    const proxy = createTaskProxy({
+      target: `${upstream.url}/v1`,
+      clientToken: DEMO_CLIENT_TOKEN,
+      tasks: ['echo', 'render-video'],
+    });
+    const origin = await startDevServer(taskwireReference({ service: proxy }));
+    // The page's client holds the user's token only; the app token is added by the proxy.
+    const client = createTaskClient({
+      baseUrl: `${origin}/taskwire`,
+      userToken: DEMO_TOKENS.userToken,
+    });
+
+    const submitted = await fetch(`${origin}/taskwire/workflows/echo/submit`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${DEMO_TOKENS.userToken}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ params: { message: 'via the proxy' } }),
+    });
+    const { response } = (await submitted.json()) as { response: { id: string } };
+    const types: string[] = [];
+    for await (const event of client.stream('render-video', { frames: 2, frameMs: 10 })) {
+      types.push(event.type);
+    }
+    const offTheList = await fetch(`${origin}/taskwire/workflows/slow-report/submit`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${DEMO_TOKENS.userToken}`,
+        'content-type': 'application/json',
+      },
+      body: '{"params":{}}',
+    });
+
+    expect(submitted.status).toBe(202);
+    expect(submitted.headers.get('location')).toBe(
+      `/taskwire/workflows/echo/${response.id}/result`,
+    );
+    expect(submitted.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await client.getResult('echo', response.id)).toMatchObject({ id: response.id });
+    expect(types.at(-1)).toBe('task.completed');
+    expect(offTheList.status).toBe(404);
+    expect(await offTheList.json()).toMatchObject({ reason: 'TASK_NOT_FOUND' });
   });
 
   it('serves the service on the preview server and closes it with that server', async () => {

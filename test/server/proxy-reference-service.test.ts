@@ -160,6 +160,48 @@ describe('createTaskProxy in front of the reference service', () => {
     expect(types.at(-1)).toBe('task.completed');
   });
 
+  it("marks every answer nosniff: the service's, its stream, its refusals, the proxy's own and authorize's", async () => {
+    const { proxyUrl } = await openProxy();
+    const at = (path: string) => `${proxyUrl}${BASE_PATH}${path}`;
+    const post = (session: string, body: unknown, type = 'application/json') => ({
+      method: 'POST',
+      headers: { cookie: `session=${session}`, 'content-type': type },
+      body: JSON.stringify(body),
+    });
+
+    const submitted = await fetch(
+      at('/workflows/echo/submit'),
+      post('alice', { params: { message: 'hi' } }),
+    );
+    const answers = [
+      submitted,
+      await fetch(`${proxyUrl}${submitted.headers.get('location')}`, {
+        headers: { cookie: 'session=alice' },
+      }),
+      await fetch(at('/workflows/render-video/stream'), post('alice', { params: { frames: 1 } })),
+      await fetch(
+        at('/workflows/generate-images/options'),
+        post('alice', { params: { prompt: 'a cat', count: 2 } }),
+      ),
+      await fetch(at('/workflows/render-video/submit'), post('alice', { params: { frames: 0 } })),
+      await fetch(at('/workflows/echo/execute'), post('nobody', { params: {} })),
+      await fetch(at('/workflows/slow-report/submit'), post('alice', { params: {} })),
+      await fetch(at('/workflows/echo/submit'), post('alice', { params: {} }, 'text/plain')),
+      await fetch(at('/workflows/echo/submit'), { headers: { cookie: 'session=alice' } }),
+      await fetch(at('/workflows/echo/a%2Fb/result'), { headers: { cookie: 'session=alice' } }),
+      await fetch(at('/admin'), { headers: { cookie: 'session=alice' } }),
+      await fetch(at('/workflows/echo/submit'), { method: 'OPTIONS' }),
+    ];
+
+    expect(answers.map((answer) => answer.status)).toEqual([
+      202, 200, 200, 200, 422, 401, 404, 415, 405, 404, 404, 204,
+    ]);
+    for (const answer of answers) {
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      await answer.body?.cancel();
+    }
+  });
+
   it('executes a task and previews its price', async () => {
     const { proxyUrl } = await openProxy();
     const client = clientOf(proxyUrl);

@@ -4,9 +4,10 @@
  * The proxy itself runs on loopback behind the node adapter, as an Express or `node:http` app would
  * serve it, and the browser's side is a plain `fetch`.
  */
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { text } from 'node:stream/consumers';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import { errorBodySchema } from '../../src/protocol/error-body.js';
 import { startReferenceServer } from '../../src/reference/node/index.js';
@@ -37,6 +38,24 @@ async function proxiedUpstream(
   const upstream = await startRecordingUpstream(handler);
   const proxyUrl = await serveProxy({ target: `${upstream.url}/v1`, ...options });
   return { upstream, proxyUrl };
+}
+
+/**
+ * A recording upstream answering with `handler`, and a proxy in front of it asked in-process,
+ * through its Web `fetch`, where a test needs the body stream or the timers of its own.
+ */
+async function inProcessProxy(
+  handler: UpstreamHandler,
+  options: Omit<Partial<TaskProxyOptions>, 'target'> = {},
+) {
+  const upstream = await startRecordingUpstream(handler);
+  const proxy = createTaskProxy({
+    target: upstream.url,
+    clientToken: 'server-app-token',
+    tasks: ['echo', 'render-video'],
+    ...options,
+  });
+  return { upstream, proxy };
 }
 
 /** Answers 202 like a Submit. */
@@ -289,13 +308,52 @@ describe('createTaskProxy: what goes upstream', () => {
       answerJson(outgoing, 200, { status: 'success', response: {} }),
     );
 
-    await fetch(`${proxyUrl}/workflows/echo/a%20b/result?token=x`);
-    const tooLong = await fetch(`${proxyUrl}/workflows/echo/${'i'.repeat(257)}/result`);
+    await fetch(`${proxyUrl}/workflows/echo/task:1+2/result?token=x`);
 
     expect(upstream.requests.map((request) => request.url)).toEqual([
-      '/v1/workflows/echo/a%20b/result',
+      '/v1/workflows/echo/task%3A1%2B2/result',
     ]);
-    expect(await refusal(tooLong)).toMatchObject({ statusCode: 404, reason: 'RESULT_NOT_FOUND' });
+  });
+
+  it('passes only opaque ids: one that a hop behind could decode into a path is 404 TASK_NOT_FOUND, and nothing goes upstream', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(outgoing, 200, { status: 'success', response: {} }),
+    );
+    // Each as the browser sends it, still encoded; the proxy decodes it once, as the route does.
+    const ids = [
+      '..%2Fadmin', // a path step, once a hop behind decodes %2F
+      '..%2F..%2Fother-task%2Ftask-1',
+      'a%2Fb',
+      'a%5Cb', // a backslash, a slash to many servers
+      'a%3Fb', // a query
+      'a%23b', // a fragment
+      'a%25b', // a percent sign: %252F is %2F after one more decoding
+      '%252F',
+      'a%20b', // whitespace
+      'a%09b',
+      '%C2%A0', // a no-break space
+      'a%0Ab', // control characters: C0, DEL and C1
+      'a%00b',
+      'a%7Fb',
+      'a%C2%85b',
+      'i'.repeat(257),
+    ];
+
+    const answers = await Promise.all(
+      ids.map((id) => fetch(`${proxyUrl}/workflows/echo/${id}/result`)),
+    );
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(await refusal(answer)).toMatchObject({ statusCode: 404, reason: 'TASK_NOT_FOUND' });
+    }
+    expect(upstream.requests).toHaveLength(0);
+    // An opaque id of any other character passes, encoded again.
+    const passed = await fetch(`${proxyUrl}/workflows/echo/0f8e-%C3%A9:~!*'()@$,;=/result`);
+    expect(passed.status).toBe(200);
+    expect(upstream.requests.map((request) => request.url)).toEqual([
+      "/v1/workflows/echo/0f8e-%C3%A9%3A~!*'()%40%24%2C%3B%3D/result",
+    ]);
   });
 });
 
@@ -363,6 +421,70 @@ describe('createTaskProxy: what comes back', () => {
     );
     expect(await submit('https://elsewhere.example/v1/workflows/echo/task-1/result')).toBeNull();
     expect(await submit('/admin/workflows/echo/task-1/result')).toBeNull();
+  });
+
+  it("never serves the service's page on the app's origin: an answer that is neither JSON nor a stream is 502 UPSTREAM_NOT_JSON", async () => {
+    // A service's error page that echoes the path: on the app's origin, its script would run with
+    // the user's session.
+    let status = 200;
+    let contentType: string | undefined = 'text/html; charset=utf-8';
+    const { upstream, proxyUrl } = await proxiedUpstream((request, outgoing) => {
+      outgoing.writeHead(status, contentType === undefined ? {} : { 'content-type': contentType });
+      outgoing.end(
+        `<html><body>No page at ${decodeURIComponent(request.url)}<script>steal()</script>`,
+      );
+    });
+    const ask = async (answerStatus: number, answerType: string | undefined) => {
+      status = answerStatus;
+      contentType = answerType;
+      const [read, stream] = [
+        await fetch(`${proxyUrl}/workflows/echo/<svg>/result`),
+        await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+          ...POST_JSON,
+          body: '{"params":{}}',
+        }),
+      ];
+      return [read, stream];
+    };
+
+    const answers = [
+      ...(await ask(200, 'text/html; charset=utf-8')),
+      ...(await ask(404, 'text/html')),
+      ...(await ask(500, 'text/plain')),
+      ...(await ask(200, undefined)),
+      ...(await ask(200, 'application/jsonp')),
+    ];
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(502);
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      const text = await answer.text();
+      expect(text).not.toContain('<script>');
+      expect(errorBodySchema.parse(JSON.parse(text))).toMatchObject({
+        statusCode: 502,
+        reason: 'UPSTREAM_NOT_JSON',
+      });
+    }
+    expect(upstream.requests).toHaveLength(answers.length);
+  });
+
+  it('passes JSON of any +json type, and marks every answer nosniff', async () => {
+    const { proxyUrl } = await proxiedUpstream((_request, outgoing) =>
+      answerJson(
+        outgoing,
+        409,
+        { status: 'error', statusCode: 409, reason: 'BUSY', message: 'Busy.' },
+        { 'content-type': 'application/problem+json', 'x-content-type-options': 'sniff-away' },
+      ),
+    );
+
+    const answer = await fetch(`${proxyUrl}/workflows/echo/task-1/result`);
+
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await refusal(answer)).toMatchObject({ reason: 'BUSY' });
   });
 
   it('never follows a redirect: a 3xx is 502 UPSTREAM_REDIRECT and its target gets nothing', async () => {
@@ -445,12 +567,7 @@ describe('createTaskProxy: streams', () => {
   });
 
   it('aborts the request to the service when the request signal aborts before any answer', async () => {
-    const upstream = await startRecordingUpstream(() => {});
-    const proxy = createTaskProxy({
-      target: upstream.url,
-      clientToken: 'server-app-token',
-      tasks: ['render-video'],
-    });
+    const { upstream, proxy } = await inProcessProxy(() => {});
     const browser = new AbortController();
 
     const answering = proxy.fetch(
@@ -468,14 +585,9 @@ describe('createTaskProxy: streams', () => {
   });
 
   it('aborts the request to the service when the browser cancels the answer body', async () => {
-    const upstream = await startRecordingUpstream((_request, outgoing) => {
+    const { upstream, proxy } = await inProcessProxy((_request, outgoing) => {
       outgoing.writeHead(200, { 'content-type': 'text/event-stream' });
       outgoing.write(': keep-alive\n\n');
-    });
-    const proxy = createTaskProxy({
-      target: upstream.url,
-      clientToken: 'server-app-token',
-      tasks: ['render-video'],
     });
 
     const answer = await proxy.fetch(
@@ -509,6 +621,39 @@ describe('createTaskProxy: streams', () => {
 
     await expect(readUntil(reader, 'never comes')).rejects.toThrow();
     await upstream.request(0).then((request) => request.aborted);
+  });
+
+  it("cuts off a page that reads nothing of a stream for streamIdleTimeoutMs, and aborts the service's request", async () => {
+    // The service is fast, an event every 10 ms, so only the page's silence can reach the limit.
+    const { upstream, proxy } = await inProcessProxy(
+      (_request, outgoing) => {
+        outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'x-task-id': 'task-1' });
+        const events = setInterval(() => {
+          outgoing.write('data: {"type":"task.progress","percent":1,"estimatedSecondsLeft":1}\n\n');
+        }, 10);
+        outgoing.on('close', () => clearInterval(events));
+      },
+      { streamIdleTimeoutMs: 100 },
+    );
+    const start = () =>
+      proxy.fetch(
+        new Request('http://app.test/workflows/render-video/stream', {
+          ...POST_JSON,
+          body: '{"params":{}}',
+        }),
+      );
+
+    // A page that never pulls a byte, and one that reads once and then stops: backpressure only.
+    const neverRead = await start();
+    const readOnce = await start();
+    const reader = readOnce.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    await upstream.request(0).then((request) => request.aborted);
+    await upstream.request(1).then((request) => request.aborted);
+    // Cut, never ended: a page that comes back sees a broken stream, not one that looks complete.
+    await expect(reader.read()).rejects.toThrow();
+    await expect(neverRead.text()).rejects.toThrow();
   });
 
   it('lets the client recover a silent stream by its task id', async () => {
@@ -571,6 +716,77 @@ describe('createTaskProxy: deadlines and limits', () => {
     expect(await refusal(answer)).toMatchObject({ statusCode: 504, reason: 'UPSTREAM_TIMEOUT' });
   });
 
+  it('answers 408 REQUEST_TIMEOUT to a body that does not arrive within requestTimeoutMs, and asks the service nothing', async () => {
+    const { upstream, proxyUrl } = await proxiedUpstream(accept, { requestTimeoutMs: 100 });
+
+    // A body announced whole and never finished, over a real socket, as a slow-loris client sends it.
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = httpRequest(`${proxyUrl}/workflows/echo/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+      });
+      outgoing.on('response', resolve).on('error', reject);
+      outgoing.write('{"params":{"message":"');
+      onTestFinished(() => {
+        outgoing.destroy();
+      });
+    });
+    const body = errorBodySchema.parse(JSON.parse(await text(answer)));
+
+    expect(answer.statusCode).toBe(408);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    // The rest of the body would be read as the next request: the connection is closed.
+    expect(answer.headers.connection).toBe('close');
+    expect(body).toMatchObject({ statusCode: 408, reason: 'REQUEST_TIMEOUT' });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('gives a trickled body 30 s by default, however many bytes keep coming', async () => {
+    const { upstream, proxy } = await inProcessProxy(accept);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    let cancelled = false;
+    // One byte a second, never the end: no idle gap ever reaches the deadline, only the whole does.
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{'));
+      },
+      pull: (controller) =>
+        new Promise<void>((resolve) => {
+          setTimeout(() => {
+            if (!cancelled) controller.enqueue(new TextEncoder().encode(' '));
+            resolve();
+          }, 1000);
+        }),
+      cancel() {
+        cancelled = true;
+      },
+    });
+    let answer: Response | undefined;
+    void proxy
+      .fetch(
+        new Request('http://app.test/workflows/echo/submit', {
+          ...POST_JSON,
+          body: trickle,
+          duplex: 'half',
+        } as RequestInit),
+      )
+      .then((response) => {
+        answer = response;
+      });
+
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+
+    expect(answer?.status).toBe(408);
+    expect(await refusal(answer!)).toMatchObject({ statusCode: 408, reason: 'REQUEST_TIMEOUT' });
+    expect(cancelled).toBe(true);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('answers 413 for a body over maxBodyBytes by its Content-Length, and asks the service nothing', async () => {
     const { upstream, proxyUrl } = await proxiedUpstream(accept, { maxBodyBytes: 1024 });
 
@@ -584,11 +800,7 @@ describe('createTaskProxy: deadlines and limits', () => {
   });
 
   it('answers 413 for an endless body without reading it to its end', async () => {
-    const upstream = await startRecordingUpstream(accept);
-    const proxy = createTaskProxy({
-      target: upstream.url,
-      clientToken: 'server-app-token',
-      tasks: ['echo'],
+    const { upstream, proxy } = await inProcessProxy(accept, {
       maxBodyBytes: 1024,
     });
     let pulled = 0;

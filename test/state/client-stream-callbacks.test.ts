@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import type { TaskRecord } from '../../src/protocol/records.js';
 import { createReferenceService, demoTaskSchemas } from '../../src/reference/index.js';
-import { clientStreamCallbacks, keepFinalRecord } from '../../src/state/client-stream-callbacks.js';
-import { streamJournal } from '../../src/state/stream-journal.js';
+import { clientStreamCallbacks } from '../../src/state/client-stream-callbacks.js';
+import { createStreamStartJournal } from '../../src/state/stream-start-journal.js';
 import { createTaskJournal } from '../../src/state/task-journal.js';
 import { createTaskStreamController } from '../../src/state/task-stream-controller.js';
 import { recordRequests } from '../../src/testing/record-requests.js';
@@ -47,7 +47,12 @@ function controllerOf(takeSlot: () => Promise<(() => void) | undefined>) {
       }),
       onRecord: (record) => written.push(record),
       onEvent: (event) => events.push(event.type),
-      journal: streamJournal(journal, client.scope, 'render-video', 'video'),
+      journal: createStreamStartJournal({
+        journal,
+        scope: client.scope,
+        task: 'render-video',
+        key: 'video',
+      }),
     }),
   );
   controller.subscribe(() => undefined);
@@ -98,25 +103,5 @@ describe('clientStreamCallbacks', () => {
       expect.objectContaining({ key: 'video', id: controller.getSnapshot().taskId }),
     ]);
     journal.close();
-  });
-});
-
-describe('keepFinalRecord', () => {
-  const record = (status: 'IN_PROGRESS' | 'COMPLETED'): TaskRecord => ({
-    id: 'task-1',
-    status,
-    result: null,
-    progress: { percent: 50, estimatedSecondsLeft: 1 },
-    events: [],
-  });
-
-  it('keeps a final record over a live one, and takes any other', () => {
-    const completed = record('COMPLETED');
-    const running = record('IN_PROGRESS');
-    expect(keepFinalRecord(completed, running)).toBe(completed);
-    expect(keepFinalRecord(running, completed)).toBe(completed);
-    const later = record('IN_PROGRESS');
-    expect(keepFinalRecord(running, later)).toBe(later);
-    expect(keepFinalRecord(undefined, running)).toBe(running);
   });
 });

@@ -168,6 +168,68 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     expect(storage.values.has('taskwire:journal:s')).toBe(false);
   });
 
+  it('removes the entries past maxAgeMs of every scope from the storage, not only the one read', () => {
+    const storage = mapStorage();
+    let now = 10_000;
+    const journal = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    journal.record('user-a', entry('a1', 9_000));
+    journal.record('user-b', entry('b1', 9_000));
+    journal.begin('user-b', {
+      key: 'translation',
+      task: 'translate-text',
+      mode: 'submit',
+      startedAt: 9_500,
+      idempotencyKey: 'key-1',
+      body: { params: { text: 'what user b typed' } },
+    });
+    now = 13_000;
+    journal.record('user-b', entry('b2', 13_000));
+    storage.values.set('app:settings', '{"theme":"dark"}');
+    now = 16_000;
+    // A later page, whoever is signed in there.
+    const later = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    later.prune();
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+    expect(storage.values.get('taskwire:journal:user-b')).not.toContain('what user b typed');
+    expect(later.entries('user-b').map((kept) => kept.id)).toEqual(['b2']);
+    expect(storage.values.get('app:settings')).toBe('{"theme":"dark"}');
+  });
+
+  it('leaves a stored value it cannot read (a later version’s) as it is when it prunes', () => {
+    const storage = mapStorage();
+    const later = JSON.stringify({ version: 2, tasks: [{ id: 't1' }] });
+    storage.values.set('taskwire:journal:s', later);
+    createTaskJournal({ storage }).prune();
+    expect(storage.values.get('taskwire:journal:s')).toBe(later);
+  });
+
+  it('removes a scope from the storage on clear (sign-out), whatever its value, and no other', () => {
+    const storage = mapStorage();
+    let now = 10_000;
+    const journal = createTaskJournal({ storage, maxAgeMs: 5_000, now: () => now });
+    journal.record('user-a', entry('a1', 9_000));
+    journal.begin('user-a', {
+      key: 'translation',
+      task: 'translate-text',
+      mode: 'submit',
+      startedAt: 9_000,
+      idempotencyKey: 'key-1',
+      body: { params: { text: 'what user a typed' } },
+    });
+    journal.record('user-b', entry('b1', 9_000));
+    journal.clear('user-a');
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+    expect(journal.entries('user-b').map((kept) => kept.id)).toEqual(['b1']);
+    // Entries past their age, or a value the journal cannot read, leave with the scope too.
+    journal.record('user-a', entry('a2', 9_000));
+    now = 20_000;
+    journal.clear('user-a');
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+    storage.values.set('taskwire:journal:user-a', 'not json at all');
+    journal.clear('user-a');
+    expect(storage.values.has('taskwire:journal:user-a')).toBe(false);
+  });
+
   it('treats a startedAt in the future as now, so the entry ages', () => {
     const storage = mapStorage();
     let now = 10_000;
@@ -205,16 +267,26 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     reloaded.record('s', entry('t1', Date.now(), { key: 'render', mode: 'submit' }));
     expect(reloaded.starts('s')).toEqual([]);
     expect(storage.values.get('taskwire:journal:s')).not.toContain('frames');
-    expect(() =>
-      reloaded.begin('s', {
-        key: 'big',
-        task: 'render-video',
-        mode: 'submit',
-        startedAt: Date.now(),
-        body: { params: { text: 'x'.repeat(MAX_JOURNAL_BODY_LENGTH) } },
-      }),
-    ).toThrow(expect.objectContaining({ reason: 'JOURNAL_ENTRY_REFUSED' }));
     expect(reloaded.entries('s').map((kept) => kept.id)).toEqual(['t1']);
+  });
+
+  it('keeps a start whose body is too large to store without its body', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    const text = 'x'.repeat(MAX_JOURNAL_BODY_LENGTH);
+    journal.begin('s', {
+      key: 'big',
+      task: 'render-video',
+      mode: 'submit',
+      startedAt: Date.now(),
+      idempotencyKey: 'key-1',
+      body: { params: { text } },
+    });
+    expect(journal.starts('s')).toEqual([
+      expect.not.objectContaining({ body: expect.anything() as unknown }),
+    ]);
+    expect(journal.starts('s')[0]).toMatchObject({ key: 'big', idempotencyKey: 'key-1' });
+    expect(storage.writes.filter((value) => value.includes(text))).toEqual([]);
   });
 
   it('lets go of its listeners when closed', () => {
@@ -224,5 +296,46 @@ describe('createTaskJournal, trusting nothing and losing nothing', () => {
     journal.close();
     journal.record('s', entry('t1', Date.now()));
     expect(changes).toBe(0);
+  });
+});
+
+describe('createTaskJournal with keepParams', () => {
+  const params = { text: 'what the user typed', targetLanguage: 'en' };
+
+  it('keeps each task’s params with its entry, across a reload, and drops them with the entry', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage, keepParams: true });
+    journal.record('user-a', entry('t1', Date.now(), { key: 'translation', params }));
+    const reloaded = createTaskJournal({ storage, keepParams: true });
+    expect(reloaded.entries('user-a')).toEqual([expect.objectContaining({ id: 't1', params })]);
+    // Never another scope's.
+    expect(reloaded.entries('user-b')).toEqual([]);
+    reloaded.remove('user-a', 't1');
+    expect([...storage.values.values()].join()).not.toContain('what the user typed');
+  });
+
+  it('keeps no params without it, stored or read', () => {
+    const storage = mapStorage();
+    const journal = createTaskJournal({ storage });
+    journal.record('user-a', entry('t1', Date.now(), { params }));
+    expect(journal.entries('user-a')[0]).not.toHaveProperty('params');
+    expect(storage.writes.join()).not.toContain('what the user typed');
+    // Params a journal with keepParams stored leave the storage once one without it reads it.
+    createTaskJournal({ storage, keepParams: true }).record(
+      'user-a',
+      entry('t2', Date.now(), { params }),
+    );
+    const without = createTaskJournal({ storage });
+    expect(without.entries('user-a').map((kept) => kept.params)).toEqual([undefined, undefined]);
+    without.prune();
+    expect(storage.values.get('taskwire:journal:user-a')).not.toContain('what the user typed');
+  });
+
+  it('keeps the entry without params too large to store', () => {
+    const journal = createTaskJournal({ storage: mapStorage(), keepParams: true });
+    const large = { text: 'x'.repeat(MAX_JOURNAL_BODY_LENGTH) };
+    journal.record('user-a', entry('t1', Date.now(), { params: large }));
+    expect(journal.entries('user-a')).toEqual([expect.objectContaining({ id: 't1' })]);
+    expect(journal.entries('user-a')[0]).not.toHaveProperty('params');
   });
 });

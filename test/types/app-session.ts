@@ -8,8 +8,12 @@ export interface AppSession {
 
 const sessions = new Map<string, AppSession>();
 
+/** The session with this id (the value of the app's `session` cookie), or `undefined`. */
+export async function sessionById(id: string | undefined): Promise<AppSession | undefined> {
+  return id === undefined ? undefined : sessions.get(id);
+}
+
 /** The session of a request, from the app's own session cookie, or `undefined` when signed out. */
 export async function readSession(request: Request): Promise<AppSession | undefined> {
-  const id = /(?:^|;\s*)session=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
-  return id === undefined ? undefined : sessions.get(id);
+  return sessionById(/(?:^|;\s*)session=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1]);
 }

@@ -1,5 +1,5 @@
-// The little of Hono and Express that the guide's samples use, so that `tsc -p test/types` compiles
-// them without installing either framework.
+// The little of Hono, Express and Next.js that the guides' samples use, so that `tsc -p test/types`
+// compiles them without installing these frameworks.
 declare module 'hono' {
   export interface Context {
     req: { raw: Request };
@@ -20,4 +20,11 @@ declare module 'express' {
     listen(port: number): unknown;
   }
   export default function express(): Application;
+}
+
+// The part of Next.js's `next/headers` that the server page of docs/server-rendering.md uses.
+declare module 'next/headers' {
+  export function cookies(): Promise<{
+    get(name: string): { name: string; value: string } | undefined;
+  }>;
 }

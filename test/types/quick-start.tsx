@@ -26,9 +26,16 @@ function GenerateImages() {
 
   return (
     <>
-      <CreditCostPreview status={price.status} quote={price.data} error={price.error} balance={10}>
-        {({ overBudget }) => (
-          <button onClick={() => stream.start(params)} disabled={overBudget}>
+      <CreditCostPreview
+        status={price.status}
+        quote={price.data}
+        isUpdating={price.isQuoteStale} // a price for earlier params shows as updating
+        error={price.error}
+        balance={10}
+      >
+        {({ canStart }) => (
+          // Only at a current price within the balance: never at one the user was not shown.
+          <button onClick={() => stream.start(params)} disabled={!canStart}>
             Generate
           </button>
         )}

@@ -9,16 +9,13 @@ export function TranslateButton({ text, credits }: { text: string; credits: numb
     <CreditCostPreview
       status={options.status}
       quote={options.data}
-      isUpdating={options.isFetching}
+      isUpdating={options.isQuoteStale} // the text changed: the price shown is not yet its price
       error={options.error}
       onRetry={() => void options.refetch()}
       balance={credits}
     >
-      {({ state, overBudget }) => (
-        <button
-          onClick={() => submit.mutate({ params })}
-          disabled={overBudget || state === 'loading' || state === 'error'}
-        >
+      {({ canStart }) => (
+        <button onClick={() => submit.mutate({ params })} disabled={!canStart}>
           Translate
         </button>
       )}

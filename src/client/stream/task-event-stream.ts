@@ -16,6 +16,7 @@ import { discardBody, errorFromResponse, notTaskwireAnswer, type Sent } from '..
 import { send, type RequestContext } from '../request.js';
 import { describeIssues } from '../../protocol/describe-issues.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
+import { EVENT_STREAM, isEventStreamMediaType } from '../../protocol/media-types.js';
 import { taskIdSchema } from '../../protocol/records.js';
 import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -47,16 +48,6 @@ export interface TaskEventStreamOptions {
 }
 
 type Phase = 'idle' | 'open' | 'done';
-
-const EVENT_STREAM = 'text/event-stream';
-
-/** Whether a `Content-Type` value is `text/event-stream`, parameters aside. */
-function isEventStreamType(contentType: string | null): boolean {
-  if (contentType === null) return false;
-  const semicolon = contentType.indexOf(';');
-  const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
-  return type.trim().toLowerCase() === EVENT_STREAM;
-}
 
 /**
  * An event stream of one task: iterate it (once) for its events. The POST is sent on the first
@@ -218,7 +209,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       this.#taskId = this.#call.taskId = taskIdHeader;
     }
     const contentType = response.headers.get('content-type');
-    if (!isEventStreamType(contentType)) {
+    if (!isEventStreamMediaType(contentType)) {
       await discardBody(response);
       throw notTaskwireAnswer(
         'The stream answer',

@@ -7,6 +7,7 @@ import { creditMessages } from '../messages/credit-messages.js';
 import { errorMessages, errorText } from '../messages/error-messages.js';
 import { useMessages } from '../messages/messages-context.js';
 import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { toolMessages, toolName } from '../messages/tool-messages.js';
 import { creditCostPreviewMessages } from './credit-cost-preview-messages.js';
 import { isWithinBudget } from './is-within-budget.js';
 
@@ -16,18 +17,29 @@ export type CreditCostPreviewStatus = 'pending' | 'success' | 'error';
 /**
  * What a {@link CreditCostPreview} shows, mirrored in its `data-state`: `free` is a quote of 0
  * credits (or `{}` with `unpricedIsFree`), `unpriced` an answer of `{}`, which says only that no
- * monetization is configured (docs/protocol.md, "Options"), not that the task costs nothing.
+ * monetization is configured (docs/protocol.md, "Options"), not that the task costs nothing;
+ * `updating` a quote for earlier params, still shown, marked, while the new params are priced.
  */
-export type CreditCostPreviewState = 'loading' | 'free' | 'priced' | 'unpriced' | 'error';
+export type CreditCostPreviewState =
+  'loading' | 'free' | 'priced' | 'unpriced' | 'updating' | 'error';
+
+/** What the preview shows as the price: every state but `updating`, which shows one of these. */
+type ShownPrice = Exclude<CreditCostPreviewState, 'updating'>;
 
 /** What the `children` render prop of {@link CreditCostPreview} receives. */
 export interface CreditCostPreviewRenderProps {
   /** What the preview shows. */
   state: CreditCostPreviewState;
-  /** Whether a known price exceeds `balance` (a caller disables its submit button on it). */
+  /** Whether a known price exceeds `balance`. */
   overBudget: boolean;
-  /** Whether the shown price is being replaced by a newer one. */
+  /** Whether the shown price is being replaced by a newer one (`state` is `updating`). */
   isUpdating: boolean;
+  /**
+   * Whether the user may start the task at the price shown: a current quote (priced, free or
+   * unpriced) within `balance`. `false` while loading, updating, in error or over budget, so a start
+   * button disabled on `!canStart` never starts a task at a price the user was not shown.
+   */
+  canStart: boolean;
   /** The quoted credits, when there is a price (`0` when free); `undefined` while unpriced. */
   credits: number | undefined;
 }
@@ -43,7 +55,10 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
    * `false`: `{}` shows "No price quoted".
    */
   unpricedIsFree?: boolean;
-  /** The shown price is stale and a new one is on its way (params changed). Defaults to `false`. */
+  /**
+   * The shown price is for earlier params and the new one is on its way (`useTaskOptions().isQuoteStale`):
+   * shown as `updating`, and `canStart` is `false`. Defaults to `false`.
+   */
   isUpdating?: boolean;
   /**
    * Why the quote failed (`useTaskOptions().error`): shown in the messages' words for its code and
@@ -58,12 +73,13 @@ export interface CreditCostPreviewProps extends Omit<ComponentPropsWithoutRef<'d
   locale?: Locale;
   /**
    * Words to use instead of the provider's (or English), in part: the `credits`,
-   * `creditCostPreview` and `errors` groups. Defaults to none.
+   * `creditCostPreview`, `tools` and `errors` groups. Defaults to none.
    */
-  messages?: TaskwireMessagesOverride<'credits' | 'creditCostPreview' | 'errors'> | undefined;
+  messages?:
+    TaskwireMessagesOverride<'credits' | 'creditCostPreview' | 'tools' | 'errors'> | undefined;
   /** The visible heading of the preview. Defaults to the `creditCostPreview.label` message (`'Cost'`). */
   label?: ReactNode;
-  /** Rendered last, with the budget verdict, for example a submit button that is disabled over budget. */
+  /** Rendered last, with the verdict, for example a start button disabled on `!canStart`. */
   children?: (props: CreditCostPreviewRenderProps) => ReactNode;
 }
 
@@ -74,6 +90,7 @@ const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'success', 'error']);
 const ENGLISH = {
   credits: creditMessages,
   creditCostPreview: creditCostPreviewMessages,
+  tools: toolMessages,
   errors: errorMessages,
 };
 
@@ -103,9 +120,10 @@ function checkBalance(balance: number | undefined): number | undefined {
 
 /**
  * What a task will cost before the user submits it: loading, free, priced (credits, tool, usage
- * amount), unpriced, or an error with a retry button; a stale price stays visible, marked, while a
- * newer one loads; a price above `balance` is said in words. The price sits in a polite live
- * region, so a screen reader hears a new price when params change.
+ * amount), unpriced, or an error with a retry button; a stale price stays visible, marked as
+ * updating and busy, while the new params are priced; a price above `balance` is said in words.
+ * Its children learn whether to start (`canStart`). The price sits in a polite live region, so a
+ * screen reader hears a new price when params change.
  */
 export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewProps>(
   function CreditCostPreview(
@@ -141,27 +159,31 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
       status = 'pending';
     }
 
-    let state: CreditCostPreviewState;
+    let shown: ShownPrice;
     switch (status) {
       case 'pending':
-        state = 'loading';
+        shown = 'loading';
         break;
       case 'error':
-        state = 'error';
+        shown = 'error';
         break;
       case 'success':
-        if (quote?.credits === 0) state = 'free';
+        if (quote?.credits === 0) shown = 'free';
         else if (quote?.credits !== undefined || quote?.monetization !== undefined)
-          state = 'priced';
+          shown = 'priced';
         // No credits and no monetization: the service quoted nothing, which is not a price of 0.
-        else state = unpricedIsFree ? 'free' : 'unpriced';
+        else shown = unpricedIsFree ? 'free' : 'unpriced';
         break;
       default:
-        state = status satisfies never;
+        shown = status satisfies never;
     }
-    const isUpdating = isUpdatingProp && state !== 'loading' && state !== 'error';
-    const credits = state === 'priced' || state === 'free' ? quote?.credits : undefined;
+    const isUpdating = isUpdatingProp && shown !== 'loading' && shown !== 'error';
+    const state: CreditCostPreviewState = isUpdating ? 'updating' : shown;
+    const credits = shown === 'priced' || shown === 'free' ? quote?.credits : undefined;
     const overBudget = credits !== undefined && !isWithinBudget(quote, balance);
+    // A stale price is not the price of what would start (docs/protocol.md, "The hooks").
+    const canStart =
+      (state === 'priced' || state === 'free' || state === 'unpriced') && !overBudget;
     const errorMessage = error === undefined ? undefined : errorText(error, messages.errors);
 
     return (
@@ -174,24 +196,24 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
         <div className="taskwire-cost__summary" aria-live="polite" aria-atomic="true">
           <span className="taskwire-cost__label">{label}</span>{' '}
           <span className="taskwire-cost__value">
-            {state === 'priced'
+            {shown === 'priced'
               ? credits === undefined
                 ? text.noCredits
                 : credited(credits)
-              : text[state]}
+              : text[shown]}
           </span>
           {overBudget && balance !== undefined && (
             <span className="taskwire-cost__budget"> {text.overBudget(credited(balance))}</span>
           )}
         </div>
-        {(state === 'priced' || state === 'free') &&
+        {(shown === 'priced' || shown === 'free') &&
           quote &&
           (quote.monetization || quote.usageAmount !== undefined) && (
             <dl className="taskwire-cost__details">
               {quote.monetization && (
                 <div>
                   <dt>{text.tool}</dt>
-                  <dd>{quote.monetization.toolId}</dd>
+                  <dd>{toolName(quote.monetization.toolId, messages.tools)}</dd>
                 </div>
               )}
               {quote.usageAmount !== undefined && (
@@ -203,7 +225,7 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
             </dl>
           )}
         {isUpdating && <p className="taskwire-cost__note">{text.updating}</p>}
-        {state === 'error' && (
+        {shown === 'error' && (
           <div className="taskwire-cost__error">
             {errorMessage && <p className="taskwire-cost__note">{errorMessage}</p>}
             {onRetry && (
@@ -213,7 +235,7 @@ export const CreditCostPreview = forwardRef<HTMLDivElement, CreditCostPreviewPro
             )}
           </div>
         )}
-        {children?.({ state, overBudget, isUpdating, credits })}
+        {children?.({ state, overBudget, isUpdating, canStart, credits })}
       </div>
     );
   },

@@ -7,6 +7,7 @@ import { timeLeftMessages } from '../task-progress/time-left-messages.js';
 import { usageBreakdownMessages } from '../usage-breakdown/usage-breakdown-messages.js';
 import { creditMessages } from './credit-messages.js';
 import { errorMessages } from './error-messages.js';
+import { toolMessages } from './tool-messages.js';
 import type { TaskwireMessages } from './messages.js';
 import { statusMessages } from '../task-status.js';
 
@@ -18,6 +19,7 @@ import { statusMessages } from '../task-status.js';
 export const englishMessages: TaskwireMessages = {
   status: statusMessages,
   credits: creditMessages,
+  tools: toolMessages,
   timeLeft: timeLeftMessages,
   taskProgress: taskProgressMessages,
   creditCostPreview: creditCostPreviewMessages,

@@ -47,6 +47,7 @@ export type ErrorReasonName =
   | 'SCOPE_REQUIRED'
   | 'JOURNAL_ENTRY_REFUSED'
   | 'UPSTREAM_REDIRECT'
+  | 'UPSTREAM_NOT_JSON'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE';
 
@@ -118,6 +119,7 @@ export const errorMessages: ErrorMessages = {
   SCOPE_REQUIRED: 'The task list does not know whose tasks to keep.',
   JOURNAL_ENTRY_REFUSED: 'The task could not be kept in the task list.',
   UPSTREAM_REDIRECT: redirects,
+  UPSTREAM_NOT_JSON: 'The service answered with a page instead of data. Try again later.',
   UPSTREAM_TIMEOUT: tooSlow,
   UPSTREAM_UNAVAILABLE: 'The service is not available. Try again later.',
 };

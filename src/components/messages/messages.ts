@@ -12,6 +12,7 @@ import type { TimeLeftMessages } from '../task-progress/time-left-messages.js';
 import type { UsageBreakdownMessages } from '../usage-breakdown/usage-breakdown-messages.js';
 import type { CreditMessages } from './credit-messages.js';
 import type { ErrorMessages } from './error-messages.js';
+import type { ToolMessages } from './tool-messages.js';
 import type { StatusMessages } from '../task-status.js';
 
 /**
@@ -24,6 +25,12 @@ export interface TaskwireMessages {
   status: StatusMessages;
   /** Amounts of credits: CreditCostPreview, UsageBreakdown, TaskListView. */
   credits: CreditMessages;
+  /**
+   * A display name per tool id (`{ 'video-render': 'Video rendering' }`): CreditCostPreview,
+   * UsageBreakdown. A tool without one shows by its id. Optional, since the ids are the app's own:
+   * English names none, German the demo tools.
+   */
+  tools?: ToolMessages;
   /** The time left under a progress bar: TaskProgress. */
   timeLeft: TimeLeftMessages;
   /** TaskProgress. */

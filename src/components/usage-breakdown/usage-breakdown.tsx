@@ -13,6 +13,7 @@ import { formatCredits, formatNumber, type Locale } from '../format.js';
 import { creditMessages } from '../messages/credit-messages.js';
 import { useMessages } from '../messages/messages-context.js';
 import type { TaskwireMessagesOverride } from '../messages/messages.js';
+import { toolMessages, toolName } from '../messages/tool-messages.js';
 import { usageBreakdownMessages } from './usage-breakdown-messages.js';
 
 /**
@@ -33,16 +34,20 @@ export interface UsageBreakdownProps extends Omit<ComponentPropsWithoutRef<'div'
   /** Locale of the figures. Defaults to the provider's `locale`, else the user's. */
   locale?: Locale;
   /**
-   * Words to use instead of the provider's (or English), in part: the `credits` and
-   * `usageBreakdown` groups. Defaults to none.
+   * Words to use instead of the provider's (or English), in part: the `credits`, `usageBreakdown`
+   * and `tools` groups. Defaults to none.
    */
-  messages?: TaskwireMessagesOverride<'credits' | 'usageBreakdown'> | undefined;
+  messages?: TaskwireMessagesOverride<'credits' | 'usageBreakdown' | 'tools'> | undefined;
 }
 
 const COMPONENT = 'UsageBreakdown';
 
 /** The English groups the table reads; nothing else of the messages is in its bundle. */
-const ENGLISH = { credits: creditMessages, usageBreakdown: usageBreakdownMessages };
+const ENGLISH = {
+  credits: creditMessages,
+  usageBreakdown: usageBreakdownMessages,
+  tools: toolMessages,
+};
 
 /**
  * Whether `detail` alone breaks the rule of docs/protocol.md, "Usage and credits": checked by the
@@ -69,9 +74,10 @@ function checkUsage(usage: Usage | null | undefined): Usage | undefined {
 }
 
 /**
- * A task's credit usage as a real table: one row per tool with price, amount and credits, failed
- * rows marked "not charged" in words and left out of the total, the service's total, a visible
- * warning when that total disagrees with the rows, and the preflight quote beside the charge.
+ * A task's credit usage as a real table: one row per tool (by its name in the messages, else its
+ * id) with price, amount and credits, failed rows marked "not charged" in words and left out of
+ * the total, the service's total, a visible warning when that total disagrees with the rows, and
+ * the preflight quote beside the charge.
  */
 export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
   function UsageBreakdown(
@@ -122,7 +128,7 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
                 {usage.details.map((detail, index) => (
                   // Rows have no id of their own and never reorder, so the position is the key.
                   <tr key={index} data-failed={detail.failed ? '' : undefined}>
-                    <th scope="row">{detail.toolId}</th>
+                    <th scope="row">{toolName(detail.toolId, messages.tools)}</th>
                     <td>{number(detail.price)}</td>
                     <td>{number(detail.amount)}</td>
                     <td>{detail.failed ? text.notCharged : number(detail.credits)}</td>
@@ -149,7 +155,7 @@ export const UsageBreakdown = forwardRef<HTMLDivElement, UsageBreakdownProps>(
                 {usage.details.filter(isInconsistentRow).map((detail, index) => (
                   <p key={index} className="taskwire-usage__detail">
                     {text.rowMismatch(
-                      detail.toolId,
+                      toolName(detail.toolId, messages.tools),
                       credited(detail.credits),
                       credited(detail.price * detail.amount),
                     )}

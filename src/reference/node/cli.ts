@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The command-line entry of the reference server (`npx taskwire-reference` in an app, `npm run reference` here): starts it on
- * loopback, prints where it listens, the demo tokens and tasks and a request to try, and closes it
- * cleanly on Ctrl+C (SIGINT) or SIGTERM.
+ * loopback, prints where it listens, the demo tokens and tasks and a request to try, with `--log` a
+ * line per request, and closes it cleanly on Ctrl+C (SIGINT) or SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -12,14 +12,17 @@ import {
   DEMO_USER_TOKENS,
   demoTasks,
 } from '../index.js';
+import { formatServedRequest } from './served-request.js';
 import { startReferenceServer } from './start-reference-server.js';
 
-const USAGE = `Usage: taskwire-reference [--port 8787] [--host 127.0.0.1] [--time-scale 1]
+const USAGE = `Usage: taskwire-reference [--port 8787] [--host 127.0.0.1] [--time-scale 1] [--log]
 
   --port        Port to listen on; 0 picks a free one. Defaults to 8787.
   --host        Address to listen on. Defaults to 127.0.0.1 (this machine only).
   --time-scale  Multiplies every delay inside the demo tasks (0.1 runs them ten times faster).
                 Defaults to 1.
+  --log         Prints a line per request: method, path (no query string), status and
+                milliseconds, such as 'POST /workflows/echo/submit 202 3 ms'. Never a token.
   --help        Prints this text.`;
 
 /** What the command line asked for. */
@@ -27,6 +30,7 @@ interface CliOptions {
   port: number;
   host: string;
   timeScale: number;
+  log: boolean;
 }
 
 function parseCommandLine(argv: string[]): CliOptions | 'help' {
@@ -36,6 +40,7 @@ function parseCommandLine(argv: string[]): CliOptions | 'help' {
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
       'time-scale': { type: 'string', default: '1' },
+      log: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -49,11 +54,11 @@ function parseCommandLine(argv: string[]): CliOptions | 'help' {
   if (!Number.isFinite(timeScale) || timeScale < 0) {
     throw new RangeError(`--time-scale must be a number >= 0, not '${values['time-scale']}'.`);
   }
-  return { port, host: values.host, timeScale };
+  return { port, host: values.host, timeScale, log: values.log };
 }
 
 /** The text printed once the server listens. Only the public demo tokens appear in it. */
-function banner(url: string, timeScale: number): string {
+function banner(url: string, timeScale: number, log: boolean): string {
   const entries = Object.entries(DEMO_USER_TOKENS);
   const width = Math.max(...entries.map(([token]) => token.length));
   const users = entries
@@ -75,7 +80,7 @@ Try:
     -H 'Content-Type: application/json' \\
     -d '{"params":{"message":"hello"}}'
 
-Press Ctrl+C to stop.`;
+${log ? 'Logging each request: method, path, status, milliseconds.\n' : ''}Press Ctrl+C to stop.`;
 }
 
 async function main(): Promise<void> {
@@ -96,8 +101,9 @@ async function main(): Promise<void> {
     port: options.port,
     host: options.host,
     service: createReferenceService({ timeScale: options.timeScale }),
+    ...(options.log ? { onRequest: (served) => console.log(formatServedRequest(served)) } : {}),
   });
-  console.log(banner(server.url, options.timeScale));
+  console.log(banner(server.url, options.timeScale, options.log));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

@@ -18,3 +18,4 @@ export type {
   ReferenceServer,
   StartReferenceServerOptions,
 } from './start-reference-server.js';
+export type { ServedRequest } from './served-request.js';

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createReferenceService } from '../index.js';
 import { answerClientErrors } from './answer-client-errors.js';
 import { createNodeHandler } from './node-handler.js';
+import { watchServedRequest, type ServedRequest } from './served-request.js';
 
 /**
  * What the adapters need of a service: a Web `fetch` handler, and a way to close it if it has one
@@ -33,6 +34,12 @@ export interface StartReferenceServerOptions {
   service?: MountableService;
   /** Told about a handler failure (the client sees only `INTERNAL`). Defaults to `console.error`. */
   onError?: (error: unknown) => void;
+  /**
+   * Told about each request once its answer has ended (or its connection closed): method, path
+   * without the query string, status and milliseconds, never a header or a body, so no token.
+   * `taskwire-reference --log` prints these. Defaults to none.
+   */
+  onRequest?: (served: ServedRequest) => void;
 }
 
 /** A running reference server. */
@@ -59,7 +66,11 @@ export async function startReferenceServer(
   const handler = createNodeHandler((request) => service.fetch(request), {
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
+  const { onRequest } = options;
   const server = createServer((incoming, outgoing) => {
+    if (onRequest) {
+      watchServedRequest(incoming, outgoing, onRequest, options.onError ?? console.error);
+    }
     void handler(incoming, outgoing);
   });
   answerClientErrors(server);

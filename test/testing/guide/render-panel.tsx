@@ -52,11 +52,16 @@ export function ImagesOrder() {
   const images = record.data?.status === 'COMPLETED' ? record.data.result?.images : undefined;
   return (
     <section aria-label="Images">
-      <CreditCostPreview status={quote.status} quote={quote.data} error={quote.error}>
-        {({ state }) => (
+      <CreditCostPreview
+        status={quote.status}
+        quote={quote.data}
+        isUpdating={quote.isQuoteStale}
+        error={quote.error}
+      >
+        {({ canStart }) => (
           <button
             type="button"
-            disabled={state !== 'priced' || submit.isPending || submit.isSuccess}
+            disabled={!canStart || submit.isPending || submit.isSuccess}
             onClick={() => submit.mutate({ params: order })}
           >
             {submit.isPending ? 'Ordering…' : `Order for ${quote.data?.credits} credits`}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { streamEndStatus, streamJournal } from '../../src/state/stream-journal.js';
+import { createStreamStartJournal, streamEndStatus } from '../../src/state/stream-start-journal.js';
 import { createTaskJournal, type TaskJournal } from '../../src/state/task-journal.js';
 
 const journals: TaskJournal[] = [];
@@ -13,15 +13,18 @@ function memoryJournal() {
   return journal;
 }
 
-describe('streamJournal', () => {
+const streamJournal = (journal: TaskJournal, scope: string, task: string, key: string) =>
+  createStreamStartJournal({ journal, scope, task, key });
+
+describe('createStreamStartJournal', () => {
   it('writes the start ahead, then the task id under its key, as a stream in progress', () => {
     const journal = memoryJournal();
     const kept = streamJournal(journal, 'user-1', 'render-video', 'video');
-    kept.begin();
+    kept.begin({ prompt: 'a cat' });
     expect(journal.starts('user-1')).toEqual([
       expect.objectContaining({ key: 'video', task: 'render-video', mode: 'stream' }),
     ]);
-    kept.record('task-1');
+    kept.accepted('task-1');
     expect(journal.entries('user-1')).toEqual([
       expect.objectContaining({
         key: 'video',
@@ -36,11 +39,15 @@ describe('streamJournal', () => {
 
   it('takes up only the task its key started, of its task, in its scope', () => {
     const journal = memoryJournal();
-    streamJournal(journal, 'user-1', 'render-video', 'video').record('task-1');
-    expect(streamJournal(journal, 'user-1', 'render-video', 'video').resume()).toBe('task-1');
-    expect(streamJournal(journal, 'user-1', 'echo', 'video').resume()).toBeUndefined();
-    expect(streamJournal(journal, 'user-1', 'render-video', 'other').resume()).toBeUndefined();
-    expect(streamJournal(journal, 'user-2', 'render-video', 'video').resume()).toBeUndefined();
+    streamJournal(journal, 'user-1', 'render-video', 'video').accepted('task-1');
+    expect(streamJournal(journal, 'user-1', 'render-video', 'video').taskToResume()).toBe('task-1');
+    expect(streamJournal(journal, 'user-1', 'echo', 'video').taskToResume()).toBeUndefined();
+    expect(
+      streamJournal(journal, 'user-1', 'render-video', 'other').taskToResume(),
+    ).toBeUndefined();
+    expect(
+      streamJournal(journal, 'user-2', 'render-video', 'video').taskToResume(),
+    ).toBeUndefined();
   });
 });
 
