@@ -48,14 +48,16 @@ export default tseslint.config(
     },
   },
   // The house's boundaries (CONTRIBUTING.md, "Layout of the house"): the protocol imports nothing of the package; the client
-  // and the reference service reach only the protocol; the state machines reach the client and the
-  // protocol; React lives in react/ and components/ alone, and components never touch the transport.
+  // reaches only the protocol; the event log (src/events) reaches only the protocol, and only the
+  // reference service and the server proxy, which both keep one, reach it; the state machines
+  // reach the client and the protocol; React lives in react/ and components/ alone, and components never touch the transport.
   // taskwire/testing reaches the protocol, the client and the reference service, React only in
   // render-with-taskwire.tsx (with the provider of react/), and nothing else imports it. A locale
   // (taskwire/locales/*) is data: it reaches only the components' messages. taskwire/devtools sits on
   // top (client, state, react, components) and nothing of the package imports it.
   ...boundary('src/protocol/**', 'src/protocol imports nothing else of the package', [
     ...layers(
+      'events',
       'client',
       'state',
       'react',
@@ -68,20 +70,8 @@ export default tseslint.config(
     ...reactPackages,
   ]),
   ...boundary('src/client/**', 'src/client reaches only src/protocol', [
-    ...layers('state', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
-    ...reactPackages,
-  ]),
-  ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
-    ...layers('react', 'components', 'reference', 'testing', 'devtools', 'locales'),
-    ...reactPackages,
-  ]),
-  ...boundary('src/reference/**', 'src/reference reaches only src/protocol', [
-    ...layers('client', 'state', 'react', 'components', 'testing', 'devtools', 'locales'),
-    ...reactPackages,
-  ]),
-  ...boundary('src/server/**', 'src/server (taskwire/server) reaches only src/protocol', [
     ...layers(
-      'client',
+      'events',
       'state',
       'react',
       'components',
@@ -92,11 +82,52 @@ export default tseslint.config(
     ),
     ...reactPackages,
   ]),
+  ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
+    ...layers('events', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+    ...reactPackages,
+  ]),
+  ...boundary('src/events/**', 'src/events (the event log) reaches only src/protocol', [
+    ...layers(
+      'client',
+      'state',
+      'react',
+      'components',
+      'reference',
+      'server',
+      'check',
+      'testing',
+      'devtools',
+      'locales',
+    ),
+    ...reactPackages,
+  ]),
+  ...boundary('src/reference/**', 'src/reference reaches only src/protocol and src/events', [
+    ...layers('client', 'state', 'react', 'components', 'testing', 'devtools', 'locales'),
+    ...reactPackages,
+  ]),
+  ...boundary(
+    'src/server/**',
+    'src/server (taskwire/server) reaches only src/protocol and src/events',
+    [
+      ...layers(
+        'client',
+        'state',
+        'react',
+        'components',
+        'reference',
+        'testing',
+        'devtools',
+        'locales',
+      ),
+      ...reactPackages,
+    ],
+  ),
   ...boundary(
     'src/check/**',
     'src/check (taskwire/check) reaches only src/protocol and src/client',
     [
       ...layers(
+        'events',
         'state',
         'react',
         'components',
@@ -110,10 +141,10 @@ export default tseslint.config(
     ],
   ),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
-    ...layers('client', 'react', 'reference', 'testing', 'devtools', 'locales'),
+    ...layers('events', 'client', 'react', 'reference', 'testing', 'devtools', 'locales'),
   ]),
   ...boundary('src/react/**', 'nothing of the package imports taskwire/testing', [
-    ...layers('testing', 'devtools', 'locales'),
+    ...layers('events', 'testing', 'devtools', 'locales'),
   ]),
   ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', [
     './testing/*',
@@ -121,18 +152,18 @@ export default tseslint.config(
     './locales/*',
   ]),
   ...boundary('src/locales/**', "a locale is data: it reaches only the components' messages", [
-    ...layers('protocol', 'client', 'state', 'react', 'reference', 'testing', 'devtools'),
+    ...layers('protocol', 'events', 'client', 'state', 'react', 'reference', 'testing', 'devtools'),
     ...reactPackages,
   ]),
   ...boundary(
     'src/devtools/**',
     'taskwire/devtools never reaches the reference service or testing',
-    [...layers('reference', 'testing', 'locales')],
+    [...layers('events', 'reference', 'testing', 'locales')],
   ),
   ...boundary(
     'src/testing/**',
     'src/testing reaches protocol, client and reference; React only in render-with-taskwire.tsx',
-    [...layers('state', 'react', 'components'), ...reactPackages, '@testing-library/*'],
+    [...layers('events', 'state', 'react', 'components'), ...reactPackages, '@testing-library/*'],
     ['src/testing/render-with-taskwire.tsx'],
   ),
   ...boundary(

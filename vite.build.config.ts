@@ -21,6 +21,7 @@ const entries = {
   'reference/node/cli': 'src/reference/node/cli.ts',
   'reference/vite/index': 'src/reference/vite/index.ts',
   'server/index': 'src/server/index.ts',
+  'server/redis/index': 'src/server/redis/index.ts',
   'check/index': 'src/check/index.ts',
   'check/cli': 'src/check/cli.ts',
   'testing/index': 'src/testing/index.ts',
@@ -30,7 +31,7 @@ const entries = {
 
 /**
  * What the package leaves to the app: its peers (the optional ones of `taskwire/testing`, Testing
- * Library and msw, included), its dependencies and Node's built-ins.
+ * Library and msw, and `redis` of `taskwire/server/redis`, included), its dependencies and Node's built-ins.
  */
 const external = [
   /^react($|\/)/,
@@ -41,6 +42,7 @@ const external = [
   /^vite($|\/)/,
   /^@testing-library\//,
   /^msw($|\/)/,
+  /^redis($|\/)/,
   /^node:/,
 ];
 

@@ -58,6 +58,7 @@ export default defineConfig({
             'test/state/**/*.test.ts',
             'test/reference/**/*.test.ts',
             'test/server/**/*.test.ts',
+            'test/events/**/*.test.ts',
             'test/check/**/*.test.ts',
             'test/e2e/**/*.test.ts',
             'test/docs/**/*.test.ts',

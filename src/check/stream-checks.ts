@@ -4,6 +4,7 @@
  * ids against Get Result's list, the final event and the close, the keep-alives of a silent task,
  * and a refusal before the start answered as JSON.
  */
+import { offersResumableStreams } from '../protocol/resumable-streams.js';
 import { captureEventStream, typeOf, type CapturedStream } from './capture-event-stream.js';
 import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
@@ -155,7 +156,7 @@ export async function checkStream(run: CheckRun, usages: SeenUsage[]): Promise<v
   const usage = (record.json as { response: { usage?: unknown } }).response.usage;
   if (usage !== undefined)
     usages.push({ where: 'Get Result of the streamed task', usage, exchange: record.exchange });
-  checkEventIds(run, captured, record, exchange);
+  checkEventIds(run, captured, record, exchange, offersResumableStreams(response.headers));
 }
 
 function checkFraming(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
@@ -237,15 +238,33 @@ function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exch
   );
 }
 
+/** A resumable stream's custom event carries its uuid in its JSON, as `eventId`. */
+function eventIdOf(message: CapturedStream['messages'][number]): string | undefined {
+  try {
+    const eventId = (JSON.parse(message.data) as { eventId?: unknown }).eventId;
+    return typeof eventId === 'string' ? eventId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each custom event's id, the one Get Result lists: its `id:` line, or in a resumable stream (whose
+ * `id:` is the message's position) its `eventId` (docs/protocol.md, "Resumable streams (0.4)").
+ */
 function checkEventIds(
   run: CheckRun,
   captured: CapturedStream,
   record: Answer,
   exchange: Exchange,
+  resumable: boolean,
 ): void {
   const streamed = captured.messages
     .filter((message) => typeOf(message)?.startsWith('event.'))
-    .map((message) => ({ type: typeOf(message)!, id: message.id }));
+    .map((message) => ({
+      type: typeOf(message)!,
+      id: resumable ? eventIdOf(message) : message.id,
+    }));
   if (streamed.length === 0) {
     run.skip(
       'stream.event-ids',
@@ -256,8 +275,10 @@ function checkEventIds(
   const missing = streamed.findIndex((event) => event.id === undefined || event.id === '');
   if (missing >= 0) {
     run.fail('stream.event-ids', {
-      expected: 'an id: line on every event.* message, the id Get Result lists for it',
-      observed: `the ${streamed[missing]!.type} message (custom event ${missing + 1}) has no id: line`,
+      expected: resumable
+        ? 'an eventId on every event.* message of a resumable stream, the id Get Result lists for it'
+        : 'an id: line on every event.* message, the id Get Result lists for it',
+      observed: `the ${streamed[missing]!.type} message (custom event ${missing + 1}) has no ${resumable ? 'eventId' : 'id: line'}`,
       exchange,
     });
     return;

@@ -13,6 +13,9 @@ import { checkTaskId, checkTaskName, requestBody, schemaOfTask } from './call-ch
 import { checkResult, readEnvelope, type Sent } from './read-answer.js';
 import { send, type RequestContext } from './request.js';
 import { TaskEventStream } from './stream/task-event-stream.js';
+import { followTasks, readTaskEvents } from './stream/task-events-read.js';
+import { RESUMABLE_READS, type ResumableReads } from './resumable-reads.js';
+import { prefersRespondAsync, RESPOND_ASYNC } from '../protocol/resumable-streams.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
 import { randomUuid } from '../protocol/random-uuid.js';
@@ -30,6 +33,7 @@ import type {
   SubmitOptions,
   TaskClient,
   TaskClientConfig,
+  TaskEventsOptions,
 } from './types.js';
 import type { CallRecord, ClientOperation } from './activity-types.js';
 import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
@@ -122,6 +126,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     onUnauthorized: config.onUnauthorized,
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     feed,
+    service: { resumable: false },
   };
   const executeTimeoutMs = config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
   const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -280,6 +285,23 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     },
 
     /**
+     * The events read (docs/protocol.md, "Resumable streams (0.4)"): the task's messages after
+     * `after`, each with its position, resuming by itself after a dropped connection; never posts.
+     */
+    events(task: string, id: string, options: TaskEventsOptions = {}) {
+      return readTaskEvents(
+        { context, idleTimeoutMs, maxEventBytes: config.maxEventBytes },
+        {
+          task,
+          id,
+          after: options.after,
+          schema: schemaOf(task),
+          signal: options.signal,
+        },
+      );
+    },
+
+    /**
      * Execute (docs/protocol.md, "Execute"): its own deadline, `executeTimeoutMs`, past which it
      * rejects with a `timeout` that is not retryable (a second Execute would run, and charge, the
      * task again); the caller's abort rejects with `aborted`.
@@ -310,5 +332,57 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
       });
     },
   };
+  const resumableReads: ResumableReads = {
+    get offered() {
+      return context.service.resumable;
+    },
+    follow(tasks, options = {}) {
+      return followTasks(
+        { context, idleTimeoutMs, maxEventBytes: config.maxEventBytes },
+        { tasks, schemaOf, signal: options.signal },
+      );
+    },
+    startDetached(task, params, options = {}) {
+      const headers: Record<string, string> = {
+        'idempotency-key': options.idempotencyKey ?? randomUuid(),
+      };
+      // Only a service that said so is asked: a 0.3 service's CORS may not allow `Prefer`.
+      if (context.service.resumable) headers.prefer = RESPOND_ASYNC;
+      const what = `The answer to the short start of '${String(task)}'`;
+      return tracked('submit', task, (call) =>
+        withDeadline(
+          options.signal,
+          requestTimeoutMs,
+          () => requestTimeout(what, requestTimeoutMs),
+          async (signal) => {
+            const name = checkTaskName(task);
+            const sent = await send(context, {
+              method: 'POST',
+              path: `/workflows/${encodeURIComponent(name)}/stream`,
+              body: requestBody(schemaOf(name)?.params, name, params),
+              accept: 'application/json, text/event-stream',
+              headers,
+              signal,
+              call,
+            });
+            const { response } = sent;
+            if (response.ok && !prefersRespondAsync(response.headers.get('preference-applied'))) {
+              // The service streamed all the same: the task runs; its id is all that is needed.
+              const id = response.headers.get('x-task-id');
+              await response.body?.cancel().catch(() => undefined);
+              if (id === null) throw protocolError(what, 'a stream answer without x-task-id.');
+              call.taskId = id;
+              return { id, detached: false };
+            }
+            const read = { signal, what, maxBytes: context.maxResponseBytes };
+            const answer = await readEnvelope(sent, submitEnvelope, read);
+            call.taskId = answer.response.id;
+            return { id: answer.response.id, detached: true };
+          },
+        ),
+      );
+    },
+  };
+  Object.defineProperty(client, RESUMABLE_READS, { value: resumableReads });
   return client as unknown as TaskClient<Tasks>;
 }

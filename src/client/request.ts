@@ -8,6 +8,7 @@ import { abortedError, raceAbort } from './abort.js';
 import { networkError, refusal, withoutQuery } from './error-factories.js';
 import { discardBody, type Sent } from './read-answer.js';
 import type { TokenSource } from './types.js';
+import { offersResumableStreams } from '../protocol/resumable-streams.js';
 import type { ActivityFeed, CallRecord } from './activity-types.js';
 
 /** What sending a request needs from the client's configuration. */
@@ -26,6 +27,11 @@ export interface RequestContext {
   maxResponseBytes: number;
   /** The client's activity feed (`activity-feed.ts`): reports nothing while no one listens. */
   feed: ActivityFeed;
+  /**
+   * What the client learnt of its service: `resumable` once any answer said it offers resumable
+   * streams (docs/protocol.md, "Resumable streams (0.4)"); never unlearnt.
+   */
+  service: { resumable: boolean };
 }
 
 /** One request to send. */
@@ -141,6 +147,7 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
     context.feed.report('request', call, outgoing, attempt, performance.now() - started, outcome);
     if (TaskwireError.isInstance(outcome)) throw outcome;
     const response = outcome;
+    if (offersResumableStreams(response.headers)) context.service.resumable = true;
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await discardBody(response);
       throw new TaskwireError(

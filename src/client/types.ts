@@ -118,6 +118,36 @@ export interface StreamOptions extends RequestOptions {
 export interface TaskStream<Event> extends AsyncIterable<Event> {
   /** The task id from `x-task-id`, once the service has answered; `undefined` before or without it. */
   readonly taskId: string | undefined;
+  /**
+   * Whether the service said the stream is resumable (`x-taskwire-resumable: 1`; docs/protocol.md,
+   * "Resumable streams (0.4)"), once it answered: then `position` follows the events. Optional,
+   * so that a stream made by hand (a test's) need not say; the client's streams always do.
+   */
+  readonly resumable?: boolean;
+  /**
+   * The position of the last event returned, in a resumable stream: pass it as `after` to
+   * `client.events()` to read the rest of the task after a break. Kept here, never in the event,
+   * where a field of the task's own could clash. `undefined` before the first event, or when the
+   * stream is not resumable.
+   */
+  readonly position?: string | undefined;
+}
+
+/** Options of {@link TaskClient.events}. */
+export interface TaskEventsOptions extends RequestOptions {
+  /**
+   * The position to read after (a `position` of an earlier message, or a stream's `position`).
+   * Defaults to reading from the task's first message.
+   */
+  after?: string;
+}
+
+/** One message of {@link TaskClient.events}: the event, and the position to read on after it. */
+export interface TaskEventsMessage<Event> {
+  /** The message's position, an opaque string: pass it as `after` to read on from here. */
+  position: string;
+  /** The event, checked as a stream's events are. */
+  event: Event;
 }
 
 /**
@@ -167,6 +197,21 @@ export interface TaskClient<Tasks extends TaskSchemas = TaskSchemas> {
     params: TaskParams<Tasks, Name>,
     options?: StreamOptions,
   ): TaskStream<TaskStreamEvent<Tasks, Name>>;
+  /**
+   * Reads a task's messages (docs/protocol.md, "Resumable streams (0.4)") after `after`, or from
+   * its first one, each with its `position`, then the live ones, ending after the final one: the
+   * whole sequence of a task started elsewhere (another tab, another device, the app's server), or
+   * the rest of a stream that broke. It resumes by itself after a dropped connection from the last
+   * position (at most three times in a row without a message) and never posts the task again. For
+   * a service that offers no resumable streams it rejects with `http` 404 `NOT_FOUND`; for another
+   * user's task, or an unknown one, 404 `RESULT_NOT_FOUND`; for a log past its limits, 410
+   * `EVENTS_EXPIRED`: read the task with `getResult` then.
+   */
+  events<Name extends TaskName<Tasks>>(
+    task: Name,
+    id: string,
+    options?: TaskEventsOptions,
+  ): AsyncIterable<TaskEventsMessage<TaskStreamEvent<Tasks, Name>>>;
   /** Runs a task and waits for its outcome (tasks of up to 20 s). */
   execute<Name extends TaskName<Tasks>>(
     task: Name,

@@ -68,6 +68,33 @@ export function matchRoute(pathname: string, basePath: string): Route | undefine
 }
 
 /**
+ * A read of resumable streams (docs/protocol.md, "Resumable streams (0.4)"): one task's events
+ * (`GET /workflows/<TASK>/<ID>/events`, names decoded but not yet checked) or the multiplexed read
+ * (`POST /workflows/events`). Not an {@link Endpoint}: the interface document has no such reads.
+ */
+export type EventsRoute = { read: 'events'; taskName: string; taskId: string } | { read: 'follow' };
+
+/** The method each read of resumable streams answers. */
+export function methodOfEventsRead(route: EventsRoute): 'GET' | 'POST' {
+  return route.read === 'events' ? 'GET' : 'POST';
+}
+
+/** The read of resumable streams that `pathname` names below `basePath`, or `undefined`. */
+export function matchEventsRoute(pathname: string, basePath: string): EventsRoute | undefined {
+  if (!pathname.startsWith(`${basePath}/`)) return undefined;
+  const segments = pathname.slice(basePath.length + 1).split('/');
+  if (segments[0] !== 'workflows') return undefined;
+  if (segments.length === 2 && segments[1] === 'events') return { read: 'follow' };
+  if (segments.length === 4 && segments[3] === 'events') {
+    const taskName = decodeSegment(segments[1] ?? '');
+    const taskId = decodeSegment(segments[2] ?? '');
+    if (!taskName || !taskId) return undefined;
+    return { read: 'events', taskName, taskId };
+  }
+  return undefined;
+}
+
+/**
  * The path of `route` below a base path, each part encoded again, so that a proxy sends exactly the
  * names that were matched, never a path step the browser smuggled in.
  */

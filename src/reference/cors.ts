@@ -4,19 +4,34 @@
  * tokens").
  */
 
+import { RESUMABLE_HEADER } from '../protocol/resumable-streams.js';
+
 /** The request headers a cross-origin page may send. */
 const ALLOWED_REQUEST_HEADERS =
   'authorization, x-app-authorization, content-type, platform, x-touchpoint, idempotency-key';
+/** …and those of resumable streams (docs/protocol.md, "Resumable streams (0.4)"). */
+const RESUMABLE_REQUEST_HEADERS = `${ALLOWED_REQUEST_HEADERS}, last-event-id, prefer`;
+/** The answer headers a page may read. */
+const EXPOSED_HEADERS = 'x-task-id, location, retry-after';
+/** …and those of resumable streams. */
+const RESUMABLE_EXPOSED_HEADERS = `${EXPOSED_HEADERS}, ${RESUMABLE_HEADER}, preference-applied`;
 
 /**
  * The answer to an `OPTIONS` request on an endpoint that takes `allow` (such as `POST, OPTIONS`): a
- * CORS preflight is told what it may send; a plain `OPTIONS` just lists the methods.
+ * CORS preflight is told what it may send (the headers of resumable streams too when `resumable`);
+ * a plain `OPTIONS` just lists the methods.
  */
-export function optionsRequestResponse(request: Request, allow: string): Response {
+export function optionsRequestResponse(
+  request: Request,
+  allow: string,
+  resumable: boolean,
+): Response {
   const headers: Record<string, string> = { allow };
   if (request.headers.has('access-control-request-method')) {
     headers['access-control-allow-methods'] = allow;
-    headers['access-control-allow-headers'] = ALLOWED_REQUEST_HEADERS;
+    headers['access-control-allow-headers'] = resumable
+      ? RESUMABLE_REQUEST_HEADERS
+      : ALLOWED_REQUEST_HEADERS;
     headers['access-control-max-age'] = '600';
   }
   return new Response(null, { status: 204, headers });
@@ -24,14 +39,21 @@ export function optionsRequestResponse(request: Request, allow: string): Respons
 
 /**
  * Adds the CORS headers for `request` to `response`: the headers a page may read, and the allowed
- * origin (`*`, or the request's own origin when it is listed).
+ * origin (`*`, or the request's own origin when it is listed). A service that offers resumable
+ * streams (`resumable`) says so on every answer, and lets a page read that and
+ * `Preference-Applied`.
  */
 export function addCorsHeaders(
   response: Response,
   request: Request,
   corsOrigins: '*' | readonly string[],
+  resumable: boolean,
 ): Response {
-  response.headers.set('access-control-expose-headers', 'x-task-id, location, retry-after');
+  response.headers.set(
+    'access-control-expose-headers',
+    resumable ? RESUMABLE_EXPOSED_HEADERS : EXPOSED_HEADERS,
+  );
+  if (resumable) response.headers.set(RESUMABLE_HEADER, '1');
   if (corsOrigins === '*') {
     response.headers.set('access-control-allow-origin', '*');
   } else {

@@ -40,12 +40,11 @@ export function createReferenceService(config: ReferenceServiceConfig = {}): Ref
             : new ServiceError(500, 'INTERNAL', 'The service failed to answer this request.'),
         );
       }
-      return addCorsHeaders(response, request, context.corsOrigins);
+      return addCorsHeaders(response, request, context.corsOrigins, context.events !== undefined);
     },
     notifications: context.notifications,
     close() {
-      context.close();
-      return Promise.resolve();
+      return context.close();
     },
   };
 }

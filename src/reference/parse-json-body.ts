@@ -55,8 +55,11 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Decodes and parses a POST body; throws a 400 {@link ServiceError} for anything malformed. */
-export function parseJsonBody(bytes: Uint8Array): ParsedBody {
+/**
+ * Decodes and parses a POST body that must be a JSON object; throws a 400 {@link ServiceError} for
+ * anything malformed.
+ */
+export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -74,6 +77,12 @@ export function parseJsonBody(bytes: Uint8Array): ParsedBody {
     throw malformed('The body is not valid JSON.');
   }
   if (!isJsonObject(body)) throw malformed('The body must be a JSON object.');
+  return body;
+}
+
+/** Decodes and parses a task's POST body; throws a 400 {@link ServiceError} for anything malformed. */
+export function parseJsonBody(bytes: Uint8Array): ParsedBody {
+  const body = parseJsonObject(bytes);
   const params = Object.hasOwn(body, 'params') ? body.params : undefined;
   if (!isJsonObject(params)) throw malformed('The body must have a `params` object.');
   const notification = Object.hasOwn(body, 'notification') ? body.notification : undefined;

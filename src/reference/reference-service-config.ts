@@ -3,6 +3,7 @@
  * apart from the code that reads them so that every part of the service can name them without an
  * import circle.
  */
+import type { EventLog } from '../events/event-log.js';
 import type { NotificationAction } from '../protocol/notification.js';
 import type { AnyTaskDefinition } from './define-task.js';
 import type { RateLimit } from './token-bucket-rate-limiter.js';
@@ -74,4 +75,13 @@ export interface ReferenceServiceConfig {
   corsOrigins?: '*' | readonly string[];
   /** A path prefix the endpoints live under, such as `/api`. Defaults to `''`. */
   basePath?: string;
+  /**
+   * The log of every task's stream messages, which makes the service offer resumable streams
+   * (docs/protocol.md, "Resumable streams (0.4)"): the events read, the multiplexed read, positions
+   * on every stream message and the short start. `false` serves the protocol as 0.3 did, with none
+   * of them. A log given here is the caller's to close; after `close()` the service still serves
+   * the reads of what its log holds, as it still answers Get Result. Defaults to a
+   * `memoryEventLog()` of the service's own.
+   */
+  events?: EventLog | false;
 }

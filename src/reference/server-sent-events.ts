@@ -9,28 +9,12 @@
  * that leaves (its request's signal aborts, or it cancels the body) only unsubscribes.
  */
 import { isFinalEvent } from '../protocol/stream-events.js';
+import { formatServerSentEvent, KEEP_ALIVE_COMMENT } from '../events/format-server-sent-event.js';
 import type { TaskRun } from './task-run.js';
 import type { TimerRegistry } from './timer-registry.js';
 
-/** The comment sent when a stream has been silent. */
-export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
-
 /** How far the queue may grow before the stream counts as stalled: its high-water mark. */
 const HIGH_WATER_MARK_BYTES = 64 * 1024;
-
-/**
- * One SSE message: an `id:` line when given, then one `data:` line per line of `data` (so a value
- * with line breaks survives), then a blank line.
- */
-export function formatServerSentEvent(data: string, id?: string): string {
-  let message = '';
-  if (id !== undefined) {
-    if (/[\r\n\0]/.test(id)) throw new TypeError('An SSE id cannot hold CR, LF or NUL.');
-    message += `id: ${id}\n`;
-  }
-  for (const line of data.split(/\r\n|\r|\n/)) message += `data: ${line}\n`;
-  return `${message}\n`;
-}
 
 /** How the stream of one run behaves. */
 export interface TaskEventStreamOptions {

@@ -4,11 +4,14 @@
  * task run is created (and, when asked, notified about). Endpoints receive it as an argument, so
  * two services in one process share nothing.
  */
+import type { EventLog } from '../events/event-log.js';
+import { memoryEventLog } from '../events/memory-event-log.js';
 import type { NotificationRequest } from '../protocol/notification.js';
 import { TASK_NAME_PATTERN } from '../protocol/names.js';
 import type { AnyTaskDefinition } from './define-task.js';
 import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKENS, demoTasks } from './demo-tasks.js';
 import { IdempotencyStore } from './idempotency-store.js';
+import { logRun } from './run-log.js';
 import type { ReferenceNotification, ReferenceServiceConfig } from './reference-service-config.js';
 import { ServiceError } from './service-error.js';
 import { TaskRun } from './task-run.js';
@@ -63,6 +66,13 @@ export interface ServiceContext {
   readonly rateLimiter: TokenBucketRateLimiter | undefined;
   /** Every notification sent so far, oldest first. */
   readonly notifications: readonly ReferenceNotification[];
+  /** The log of every task's messages, when the service offers resumable streams. */
+  readonly events: EventLog | undefined;
+  /**
+   * Resolves once the log of the run `id` exists (at once without a log); rejects when the log
+   * could not be started.
+   */
+  runLogged(id: string): Promise<void>;
   /** The task named `name`; throws 404 `TASK_NOT_FOUND` when the service has none. */
   findTask(name: string): AnyTaskDefinition;
   /**
@@ -71,8 +81,8 @@ export interface ServiceContext {
    * `TOO_MANY_TASKS` when the user already has `limits.tasksPerUser` tasks that have not ended.
    */
   createRun(call: TaskCall, notification?: NotificationRequest): TaskRun;
-  /** Aborts running tasks, clears every timer, and refuses later runs. */
-  close(): void;
+  /** Aborts running tasks, clears every timer, ends the reads, and refuses later runs. */
+  close(): Promise<void>;
 }
 
 /** The tasks by name; throws when two share a name, since one of them could never be reached. */
@@ -109,6 +119,11 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
   const userTaskLimit = new UserTaskLimit(limits.tasksPerUser ?? 32);
   const notifications: ReferenceNotification[] = [];
   let closed = false;
+  const events = config.events === false ? undefined : (config.events ?? memoryEventLog());
+  // The creation of each run's log, until it settles (a stream answers once its log exists).
+  const logging = new Map<string, Promise<void>>();
+  // Each run's last append, until the run has ended and its messages are in the log.
+  const appending = new Map<string, Promise<unknown>>();
 
   function notify(run: TaskRun, request: NotificationRequest): void {
     const notification = completionNotification(run, request);
@@ -139,6 +154,11 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
         ? undefined
         : new TokenBucketRateLimiter(limits.rateLimit, now),
     notifications,
+    events,
+
+    runLogged(id) {
+      return logging.get(id) ?? Promise.resolve();
+    },
 
     findTask(name) {
       const definition = tasks.get(name);
@@ -169,6 +189,14 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
       });
       store.add(run);
       userTaskLimit.count(run);
+      if (events !== undefined) {
+        const { created, appended } = logRun(events, run);
+        logging.set(run.id, created);
+        appending.set(run.id, appended);
+        const settled = () => logging.delete(run.id);
+        created.then(settled, settled);
+        void appended.then(() => appending.delete(run.id));
+      }
       if (definition.notifies === true && notification?.enabled === true) {
         void run.settled.then(() => {
           if (run.status === 'COMPLETED') notify(run, notification);
@@ -177,10 +205,12 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
       return run;
     },
 
-    close() {
+    async close() {
       closed = true;
       for (const run of store.runs()) run.abort();
       timers.clearAll();
+      // The final messages of the aborted runs reach the log, so that every read of it ends.
+      await Promise.all(appending.values());
     },
   };
 }

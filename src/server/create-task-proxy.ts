@@ -13,13 +13,39 @@ import {
   BODILESS_STATUSES,
   PASSED_ANSWER_HEADERS,
   PASSED_REQUEST_HEADERS,
+  proxyAccepted,
   proxyError,
   refusalOfAnswer,
   withNoSniff,
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
-import { matchRoute, methodOf, routePath, type Route } from '../protocol/match-route.js';
+import {
+  matchEventsRoute,
+  matchRoute,
+  methodOf,
+  methodOfEventsRead,
+  routePath,
+  type EventsRoute,
+  type Route,
+} from '../protocol/match-route.js';
+import {
+  offersResumableStreams,
+  prefersRespondAsync,
+  RESUMABLE_HEADER,
+} from '../protocol/resumable-streams.js';
+import type { EventLog } from '../events/event-log.js';
+import { memoryEventLog } from '../events/memory-event-log.js';
+import { answerEventsRead, answerFollowRead, readResponse } from '../events/read-answers.js';
 import { relayBody } from './relay-body.js';
+import { logOwner } from './log-owner.js';
+import { withPlainFraming } from './plain-framing.js';
+import {
+  answerFromLog,
+  claimShortStart,
+  proxyKeepAliveMs,
+  startLogRelay,
+  type ShortStartClaim,
+} from './proxy-event-log.js';
 
 /** A token, or a function called for every request that returns it (or a promise of it). */
 export type ProxyTokenSource = string | ((request: Request) => string | Promise<string>);
@@ -28,6 +54,12 @@ export type ProxyTokenSource = string | ((request: Request) => string | Promise<
 export interface TaskProxyAuthorization {
   /** The user's token, sent upstream as `Authorization: Bearer <userToken>`. */
   userToken: string;
+  /**
+   * The user's id in the app's session, the owner of the user's stream logs (only the owner reads
+   * a log). Give it when tokens are refreshed, or a log started with an old token could not be read
+   * with a new one. Defaults to a SHA-256 digest of `userToken` (never the token itself).
+   */
+  userId?: string;
 }
 
 /** The `fetch` the proxy asks the service with. */
@@ -92,6 +124,21 @@ export interface TaskProxyOptions {
    * only 500 `INTERNAL`. Defaults to writing the error to `console.error`.
    */
   onError?: (error: unknown) => void;
+  /**
+   * The log of the streams the proxy relays, which makes it offer resumable streams
+   * (docs/protocol.md, "Resumable streams (0.4)"): it reads each stream of the service to its end
+   * into the log, whether or not the page reads it, and serves the events read, the multiplexed
+   * read and the short start from it, to the user who started the task only. `redisEventLog()`
+   * (`taskwire/server/redis`) shares it between app servers behind a load balancer. `false` relays
+   * streams as 0.3 did. Defaults to a `memoryEventLog()` of this proxy's own.
+   */
+  events?: EventLog | false;
+  /**
+   * Keeps work going after the answer ended, on hosts that stop a request's work with its answer
+   * (serverless functions): given the promise of each relay into the log, such as Vercel's
+   * `waitUntil` or Next.js `after`. Defaults to none (a long-lived server needs none).
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /** A proxy made by {@link createTaskProxy}: one Web-standard handler for every request. */
@@ -224,19 +271,114 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   const streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS;
   const onError = options.onError ?? writeErrorToConsole;
   const upstreamFetch: ProxyFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const log = options.events === false ? undefined : (options.events ?? memoryEventLog());
+  // A proxy with a log says so on every answer (docs/protocol.md, "Resumable streams (0.4)").
+  const everyAnswer: Readonly<Record<string, string>> =
+    log === undefined ? {} : { [RESUMABLE_HEADER]: '1' };
 
   async function clientTokenFor(request: Request): Promise<string> {
     const source = options.clientToken;
     return checkedToken(typeof source === 'string' ? source : await source(request), 'clientToken');
   }
 
-  /** The user's `Authorization` for the service, or the answer `authorize` refused with. */
-  async function userAuthorization(request: Request): Promise<string | null | Response> {
-    if (options.authorize === undefined) return request.headers.get('authorization');
+  /**
+   * The user's `Authorization` for the service and the owner of the user's logs, or the answer
+   * `authorize` refused with.
+   */
+  async function userAuthorization(
+    request: Request,
+  ): Promise<{ header: string | null; owner: string | undefined } | Response> {
+    if (options.authorize === undefined) {
+      const header = request.headers.get('authorization');
+      return { header, owner: log === undefined ? undefined : await logOwner(header, undefined) };
+    }
     const outcome = await options.authorize(request);
     if (outcome instanceof Response) return outcome;
-    const userToken = (outcome as Partial<TaskProxyAuthorization> | null | undefined)?.userToken;
-    return `Bearer ${checkedToken(userToken, 'the userToken authorize returned')}`;
+    const given = outcome as Partial<TaskProxyAuthorization> | null | undefined;
+    const header = `Bearer ${checkedToken(given?.userToken, 'the userToken authorize returned')}`;
+    const userId = typeof given?.userId === 'string' ? given.userId : undefined;
+    return { header, owner: log === undefined ? undefined : await logOwner(header, userId) };
+  }
+
+  /** The body of a POST, read within `maxBodyBytes` and `requestTimeoutMs`, or the refusal. */
+  async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | Response> {
+    // A body trickled in (or never finished) must not hold the proxy open: it has
+    // `requestTimeoutMs` to arrive whole, and the service is asked nothing until it has.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), requestTimeoutMs);
+    const reading = await readLimitedBody(request, maxBodyBytes, deadline.signal)
+      .catch(() => undefined)
+      .finally(() => clearTimeout(timer));
+    if (reading === undefined && deadline.signal.aborted) {
+      return proxyError(
+        408,
+        'REQUEST_TIMEOUT',
+        `The body did not arrive within ${requestTimeoutMs} ms.`,
+      );
+    }
+    if (reading === undefined) {
+      return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
+    }
+    if (reading.outcome === 'too-large') {
+      return proxyError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${maxBodyBytes} bytes.`);
+    }
+    return reading.bytes;
+  }
+
+  /** Whether the browser may use a task of this name: the protocol's rule and the allow-list. */
+  function isServed(taskName: string): boolean {
+    return TASK_NAME_PATTERN.test(taskName) && isAllowed(taskName);
+  }
+
+  /**
+   * Answers a read of resumable streams from the log, to the log's owner only, in the order of the
+   * proxy's checks: method, `authorize`, content type, task name and id, body.
+   */
+  async function answerRead(request: Request, route: EventsRoute, events: EventLog) {
+    const method = methodOfEventsRead(route);
+    const allow = `${method}, OPTIONS`;
+    if (request.method === 'OPTIONS')
+      return new Response(null, { status: 204, headers: { allow } });
+    if (request.method !== method) {
+      return proxyError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
+        { allow },
+      );
+    }
+    const user = await userAuthorization(request);
+    if (user instanceof Response) return user;
+    if (user.owner === undefined) {
+      return proxyError(401, 'UNAUTHENTICATED', 'The Authorization header names no user.');
+    }
+    const read = { keepAliveMs: proxyKeepAliveMs(streamIdleTimeoutMs), signal: request.signal };
+    if (route.read === 'events') {
+      if (!isServed(route.taskName) || !isOpaqueTaskId(route.taskId)) {
+        return proxyError(404, 'TASK_NOT_FOUND', 'No task with this name or id.');
+      }
+      const key = { taskName: route.taskName, taskId: route.taskId };
+      const lastEventId = request.headers.get('last-event-id');
+      return readResponse(await answerEventsRead(events, key, user.owner, lastEventId, read));
+    }
+    if (mediaTypeOf(request.headers.get('content-type')) !== 'application/json') {
+      return proxyError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'A POST must have Content-Type: application/json.',
+      );
+    }
+    const bytes = await readBody(request);
+    if (bytes instanceof Response) return bytes;
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      return proxyError(400, 'MALFORMED_BODY', 'The body is not JSON.');
+    }
+    return readResponse(
+      answerFollowRead(events, body, user.owner, { ...read, isReadable: isServed }),
+    );
   }
 
   /**
@@ -244,7 +386,11 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
    * "The server proxy"), then the service's answer.
    */
   async function answer(request: Request): Promise<Response> {
-    const route = matchRoute(new URL(request.url).pathname, basePath);
+    const pathname = new URL(request.url).pathname;
+    const eventsRoute = log === undefined ? undefined : matchEventsRoute(pathname, basePath);
+    if (log !== undefined && eventsRoute !== undefined)
+      return answerRead(request, eventsRoute, log);
+    const route = matchRoute(pathname, basePath);
     if (route === undefined) return proxyError(404, 'NOT_FOUND', 'No endpoint at this path.');
     const method = methodOf(route.endpoint);
     const allow = `${method}, OPTIONS`;
@@ -260,8 +406,9 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
         { allow },
       );
     }
-    const authorization = await userAuthorization(request);
-    if (authorization instanceof Response) return authorization;
+    const user = await userAuthorization(request);
+    if (user instanceof Response) return user;
+    const authorization = user.header;
     // A page of another site can send a cookie-bearing POST only as a form (text/plain and the
     // like); a JSON one needs a preflight, which the proxy never grants. So a POST that is not JSON
     // never reaches the service, whatever the service itself would make of it.
@@ -288,31 +435,9 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     }
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (method === 'POST') {
-      // A body trickled in (or never finished) must not hold the proxy open: it has
-      // `requestTimeoutMs` to arrive whole, and the service is asked nothing until it has.
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), requestTimeoutMs);
-      const reading = await readLimitedBody(request, maxBodyBytes, deadline.signal)
-        .catch(() => undefined)
-        .finally(() => clearTimeout(timer));
-      if (reading === undefined && deadline.signal.aborted) {
-        return proxyError(
-          408,
-          'REQUEST_TIMEOUT',
-          `The body did not arrive within ${requestTimeoutMs} ms.`,
-        );
-      }
-      if (reading === undefined) {
-        return proxyError(400, 'MALFORMED_BODY', 'The body could not be read.');
-      }
-      if (reading.outcome === 'too-large') {
-        return proxyError(
-          413,
-          'PAYLOAD_TOO_LARGE',
-          `The body is larger than ${maxBodyBytes} bytes.`,
-        );
-      }
-      body = reading.bytes;
+      const read = await readBody(request);
+      if (read instanceof Response) return read;
+      body = read;
     }
     const headers = new Headers();
     for (const name of PASSED_REQUEST_HEADERS) {
@@ -323,7 +448,42 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     if (options.touchpoint !== undefined) headers.set('x-touchpoint', options.touchpoint);
     if (authorization !== null) headers.set('authorization', authorization);
     headers.set('x-app-authorization', `Bearer ${await clientTokenFor(request)}`);
-    return forward(request, route, method, headers, body);
+    const owner = user.owner;
+    if (route.endpoint !== 'stream' || log === undefined || owner === undefined) {
+      return forward(request, route, method, headers, body, undefined);
+    }
+    // A short start (docs/protocol.md, "Resumable streams (0.4)"): the service is asked for the
+    // stream as always, and the page is answered 202 once it gave the task's id.
+    const shortStart = prefersRespondAsync(request.headers.get('prefer'));
+    const idempotencyKey = request.headers.get('idempotency-key');
+    let claim: ShortStartClaim = { kind: 'unclaimed' };
+    if (shortStart && idempotencyKey !== null && body !== undefined) {
+      claim = await claimShortStart(
+        log,
+        owner,
+        route.taskName,
+        idempotencyKey,
+        body,
+        (taskId) => resultLocation(route.taskName, taskId),
+        requestTimeoutMs,
+      );
+      if (claim.kind === 'repeat') return claim.answer;
+    }
+    const answered = await forward(request, route, method, headers, body, {
+      log,
+      owner,
+      shortStart,
+    });
+    if (claim.kind === 'first') {
+      const taskId = answered.status === 202 ? answered.headers.get('x-task-id') : null;
+      await (taskId === null ? claim.release() : claim.record(taskId)).catch(() => undefined);
+    }
+    return answered;
+  }
+
+  /** The proxy's own path of Get Result for a task. */
+  function resultLocation(taskName: string, taskId: string): string {
+    return basePath + routePath({ endpoint: 'result', taskName, taskId });
   }
 
   /** Asks the service and relays its answer, under the request's deadline or the stream's. */
@@ -333,6 +493,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     method: 'GET' | 'POST',
     headers: Headers,
     body: Uint8Array<ArrayBuffer> | undefined,
+    logged: { log: EventLog; owner: string; shortStart: boolean } | undefined,
   ): Promise<Response> {
     const upstream = new AbortController();
     const isStream = route.endpoint === 'stream';
@@ -413,11 +574,45 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       await response.body?.cancel().catch(() => undefined);
       return new Response(null, { status: response.status, headers: answerHeaders });
     }
+    const taskId = response.headers.get('x-task-id');
+    if (
+      logged !== undefined &&
+      response.status === 200 &&
+      isEventStreamMediaType(response.headers.get('content-type')) &&
+      isOpaqueTaskId(taskId)
+    ) {
+      const key = { taskName: route.taskName, taskId };
+      // From here the relay owns the service's request: a page that goes away no longer aborts it.
+      release();
+      const relaying = await startLogRelay({
+        log: logged.log,
+        key,
+        owner: logged.owner,
+        response,
+        idleTimeoutMs: streamIdleTimeoutMs,
+        abortUpstream: () => upstream.abort(),
+        keepRunning: options.waitUntil,
+      });
+      if (relaying) {
+        if (logged.shortStart) return proxyAccepted(resultLocation(route.taskName, taskId), taskId);
+        return answerFromLog(logged.log, key, logged.owner, {
+          keepAliveMs: proxyKeepAliveMs(streamIdleTimeoutMs),
+          signal: request.signal,
+        });
+      }
+      // The log could not take it: the stream is relayed as it came, as without a log.
+      request.signal.addEventListener('abort', abortUpstream, { once: true });
+    }
+    // A proxy without a log offers no reads, so a resumable stream passes as a 0.3 one.
+    const source =
+      isStream && log === undefined && offersResumableStreams(response.headers)
+        ? withPlainFraming(response.body)
+        : response.body;
     // A stream's timer measures only the waits for the service's next bytes; a request's deadline
     // runs on to the end of its answer.
     if (isStream) stopTimer();
     const relayed = relayBody(
-      response.body,
+      source,
       {
         beforeRead: () => {
           if (isStream) startTimer();
@@ -444,10 +639,13 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   return {
     async fetch(request) {
       try {
-        return withNoSniff(await answer(request));
+        return withNoSniff(await answer(request), everyAnswer);
       } catch (error) {
         onError(error);
-        return withNoSniff(proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.'));
+        return withNoSniff(
+          proxyError(500, 'INTERNAL', 'The proxy failed to answer this request.'),
+          everyAnswer,
+        );
       }
     },
   };

@@ -1,7 +1,8 @@
 /**
  * `taskwire/server`: what an app runs on its own server in front of the task workflow service: a
- * proxy that keeps the app token out of the browser (`createTaskProxy`), and per-method route
- * handlers for frameworks that want them (`routeHandlers`, for Next.js App Router). Web-standard
+ * proxy that keeps the app token out of the browser (`createTaskProxy`), per-method route
+ * handlers for frameworks that want them (`routeHandlers`, for Next.js App Router), and the event
+ * log of resumable streams (`memoryEventLog`, or `redisEventLog` from `taskwire/server/redis`). Web-standard
  * only, so it runs in Node, in edge runtimes and in Next.js route handlers; for Express or plain
  * `node:http`, `createNodeHandler` from `taskwire/reference/node` serves it.
  *
@@ -22,4 +23,14 @@ export type {
   TaskProxyOptions,
 } from './create-task-proxy.js';
 export { routeHandlers } from './route-handlers.js';
+export { memoryEventLog } from '../events/memory-event-log.js';
+export { EventLogError } from '../events/event-log.js';
+export type {
+  EventLog,
+  EventLogEntry,
+  EventLogErrorKind,
+  EventLogKey,
+  EventLogLimits,
+  EventLogRead,
+} from '../events/event-log.js';
 export type { FetchHandlerObject, RouteHandler, RouteHandlers } from './route-handlers.js';

@@ -18,6 +18,8 @@ export type TaskProxyErrorReason =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'MALFORMED_BODY'
+  | 'UNAUTHENTICATED'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'REQUEST_TIMEOUT'
   | 'UPSTREAM_REDIRECT'
   | 'UPSTREAM_NOT_JSON'
@@ -35,11 +37,15 @@ const JSON_HEADERS: Readonly<Record<string, string>> = {
  * `answer` with `X-Content-Type-Options: nosniff`, so that no browser reads a body of the service as
  * a page of the app's origin whatever its content type says (docs/protocol.md, "The server proxy").
  * Headers of a `Response` may be immutable (one from `fetch`), so the answer is made again around
- * the same body.
+ * the same body, with the `extra` headers of every answer (the proxy's `x-taskwire-resumable`).
  */
-export function withNoSniff(answer: Response): Response {
+export function withNoSniff(
+  answer: Response,
+  extra: Readonly<Record<string, string>> = {},
+): Response {
   const headers = new Headers(answer.headers);
   headers.set('x-content-type-options', 'nosniff');
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
   return new Response(answer.body, {
     status: answer.status,
     statusText: answer.statusText,
@@ -56,6 +62,23 @@ export function proxyError(
 ): Response {
   const body = JSON.stringify({ status: 'error', statusCode, reason, message });
   return new Response(body, { status: statusCode, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/**
+ * The proxy's answer to a short start (docs/protocol.md, "Resumable streams (0.4)"): Submit's 202
+ * for task `id`, with `Location` at the proxy's own Get Result of it.
+ */
+export function proxyAccepted(location: string, id: string): Response {
+  const body = JSON.stringify({ status: 'success', response: { id, status: 'ACCEPTED' } });
+  return new Response(body, {
+    status: 202,
+    headers: {
+      ...JSON_HEADERS,
+      location,
+      'x-task-id': id,
+      'preference-applied': 'respond-async',
+    },
+  });
 }
 
 /** Statuses whose answers never have a body. */

@@ -336,12 +336,15 @@ export const brokenServices: BrokenService[] = [
   },
   {
     check: 'stream.event-ids',
-    name: 'custom events without their id: line',
-    observed: /has no id: line/,
+    name: 'custom events without their id',
+    // A resumable stream carries the id in its message as eventId; the id: line is its position.
+    observed: /has no (id: line|eventId)/,
     wrap: around(isStream, async (request, send) => {
       const response = await send(request);
       if (response.status !== 200) return response;
-      return rewriteStream(response, (text) => text.replace(/^id: .*\n/gm, ''));
+      return rewriteStream(response, (text) =>
+        text.replace(/^id: .*\n/gm, '').replace(/,"eventId":"[^"]*"/g, ''),
+      );
     }),
   },
   {

@@ -23,6 +23,8 @@ describe('checkService against a proxy', () => {
       tasks: ['render-video', silentTask.name],
       basePath: '/api/tasks',
       fetch: (input, init) => service.fetch(new Request(input, init)),
+      // Its reads from the log keep silences within a third of it: 500 ms, within the check's 3 s.
+      streamIdleTimeoutMs: 1500,
     });
     const withoutClientToken = { ...FAST, clientToken: undefined };
     const report = await checkService({

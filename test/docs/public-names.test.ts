@@ -158,6 +158,8 @@ const publicNames: Record<string, string[]> = {
     'TaskClient',
     'TaskClientConfig',
     'TaskCustomEvent',
+    'TaskEventsMessage',
+    'TaskEventsOptions',
     'TaskFailure',
     'TaskName',
     'TaskParams',
@@ -222,11 +224,18 @@ const publicNames: Record<string, string[]> = {
   ],
   // The Vite plugin that mounts the reference service on the dev server.
   'taskwire/vite': ['TaskwireReferenceOptions', 'taskwireReference'],
-  // The proxy that keeps the app token on the server, and route handlers.
+  // The proxy that keeps the app token on the server, route handlers, and the memory event log.
   'taskwire/server': [
     'DEFAULT_PROXY_MAX_BODY_BYTES',
     'DEFAULT_PROXY_REQUEST_TIMEOUT_MS',
     'DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS',
+    'EventLog',
+    'EventLogEntry',
+    'EventLogError',
+    'EventLogErrorKind',
+    'EventLogKey',
+    'EventLogLimits',
+    'EventLogRead',
     'FetchHandlerObject',
     'ProxyFetch',
     'ProxyTokenSource',
@@ -237,8 +246,11 @@ const publicNames: Record<string, string[]> = {
     'TaskProxyErrorReason',
     'TaskProxyOptions',
     'createTaskProxy',
+    'memoryEventLog',
     'routeHandlers',
   ],
+  // The event log of resumable streams in Redis Streams (over the optional `redis` peer).
+  'taskwire/server/redis': ['RedisEventLogClient', 'RedisEventLogConnection', 'redisEventLog'],
   // The contract's checks against a team's own service.
   'taskwire/check': [
     'CHECKS',

@@ -180,9 +180,11 @@ describe('reference server under load on loopback', { timeout: LOAD_TEST_TIMEOUT
         (message) => (JSON.parse(message.data) as { type: string }).type,
       );
       expect(types.at(-1)).toBe('task.completed');
+      // Every message has its position as its id; a custom event's uuid is its eventId.
+      expect(stream.messages.every((message) => /^\d{16}$/.test(message.id ?? ''))).toBe(true);
       const customIds = stream.messages
-        .filter((message) => message.id !== undefined)
-        .map((message) => message.id);
+        .map((message) => (JSON.parse(message.data) as { eventId?: string }).eventId)
+        .filter((eventId) => eventId !== undefined);
       expect(customIds).toHaveLength(CUSTOM_EVENTS_PER_STREAM);
       expect(records[index]!.status).toBe('COMPLETED');
       expect(customIds).toEqual(records[index]!.events.map((event) => event.id));

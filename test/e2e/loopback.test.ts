@@ -70,7 +70,7 @@ describe('reference server on loopback', () => {
     expect(record!.usage?.credits).toBe(2.5);
   });
 
-  it('streams events that an independent SSE parser reads, with ids matching Get Result', async () => {
+  it('streams events that an independent SSE parser reads, with positions and ids matching Get Result', async () => {
     const url = await start();
 
     const response = await fetch(`${url}/workflows/render-video/stream`, {
@@ -87,7 +87,7 @@ describe('reference server on loopback', () => {
       parser.feed(decoder.decode(next.value, { stream: true }));
     }
     const events = messages.map(
-      (message) => JSON.parse(message.data) as { type: string; result?: unknown },
+      (message) => JSON.parse(message.data) as { type: string; result?: unknown; eventId?: string },
     );
     const record = (
       (await (
@@ -101,14 +101,18 @@ describe('reference server on loopback', () => {
     expect(events.at(-1)).toMatchObject({ type: 'task.completed' });
     expect(events.filter((event) => event.type === 'task.progress')).toHaveLength(10);
     expect(events.filter((event) => event.type === 'task.partial-result')).toHaveLength(1);
-    // Every custom event carries an `id:` line, and those ids are exactly Get Result's, in order.
-    const custom = messages.filter((_, index) => events[index]!.type.startsWith('event.'));
+    // Every custom event carries its uuid as eventId, and those ids are exactly Get Result's, in
+    // order; every message's `id:` line is its position (docs/protocol.md, "Resumable streams (0.4)").
+    const custom = events.filter((event) => event.type.startsWith('event.'));
     expect(custom).toHaveLength(11);
-    expect(custom.map((message) => message.id)).toEqual(record.events.map((event) => event.id));
-    expect(custom.map((message, index) => [JSON.parse(message.data).type, index])).toEqual(
+    expect(custom.map((event) => event.eventId)).toEqual(record.events.map((event) => event.id));
+    expect(custom.map((event, index) => [event.type, index])).toEqual(
       record.events.map((event, index) => [event.type, index]),
     );
-    expect(messages.filter((message) => message.id === undefined)).toHaveLength(12);
+    const positions = messages.map((message) => message.id);
+    expect(positions).toHaveLength(23);
+    expect(positions.every((position) => /^\d{16}$/.test(position ?? ''))).toBe(true);
+    expect([...positions].sort()).toEqual(positions);
     expect(record.status).toBe('COMPLETED');
     expect(events.at(-1)!.result).toEqual(record.result);
   });

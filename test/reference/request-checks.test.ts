@@ -372,13 +372,29 @@ describe('CORS', () => {
       'platform',
       'x-touchpoint',
       'idempotency-key',
+      'last-event-id',
+      'prefer',
     ]);
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'x-task-id, location, retry-after',
+      'x-task-id, location, retry-after, x-taskwire-resumable, preference-applied',
     );
   });
 
-  it('exposes x-task-id, location and retry-after on every answer, errors included', async () => {
+  it('allows and exposes only the headers of 0.3 when it offers no resumable streams', async () => {
+    const service = openService({ events: false });
+    const response = await service.fetch(
+      preflightRequest(`${BASE}/workflows/echo/submit`, 'authorization, content-type'),
+    );
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'authorization, x-app-authorization, content-type, platform, x-touchpoint, idempotency-key',
+    );
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      'x-task-id, location, retry-after',
+    );
+    expect(response.headers.get('x-taskwire-resumable')).toBeNull();
+  });
+
+  it('exposes x-task-id, location, retry-after and the resumable header on every answer, errors included', async () => {
     const service = openService({ timeScale: 0.001 });
     const answers = [
       await post(service, '/workflows/echo/submit', { params: { message: 'x' } }),
@@ -389,8 +405,9 @@ describe('CORS', () => {
     ];
     for (const answer of answers) {
       expect(answer.headers.get('access-control-expose-headers')).toBe(
-        'x-task-id, location, retry-after',
+        'x-task-id, location, retry-after, x-taskwire-resumable, preference-applied',
       );
+      expect(answer.headers.get('x-taskwire-resumable')).toBe('1');
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
       await answer.body?.cancel();
     }

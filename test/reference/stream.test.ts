@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTask } from '../../src/reference/index.js';
-import { formatServerSentEvent } from '../../src/reference/server-sent-events.js';
+import { formatServerSentEvent } from '../../src/events/format-server-sent-event.js';
 import {
   AUTH,
   BASE,
@@ -36,7 +36,8 @@ function countingTask() {
 
 describe('Stream', () => {
   it('answers an event stream with x-task-id, one data line per message and closes after the final event', async () => {
-    const service = openService({ timeScale: 0.001 });
+    // The framing of a service that offers no resumable streams (0.3): test/reference/resumable-streams.test.ts has the other.
+    const service = openService({ timeScale: 0.001, events: false });
     const response = await post(service, '/workflows/render-video/stream', {
       params: { frames: 10, frameMs: 100 },
     });
@@ -118,7 +119,8 @@ describe('Stream', () => {
       },
     });
     // At 0.002 a keep-alive period is 30 ms, on the fake clock.
-    const service = openServiceOnFakeClock({ tasks: [quiet], timeScale: 0.002 });
+    // 0.3's stream; test/reference/resumable-streams.test.ts checks the keep-alive of a log's read.
+    const service = openServiceOnFakeClock({ tasks: [quiet], timeScale: 0.002, events: false });
     const response = await post(service, '/workflows/quiet/stream', { params: {} });
     const comments: string[] = [];
     const parser = createParser({ onComment: (comment) => comments.push(comment.trim()) });
@@ -169,7 +171,7 @@ describe('Stream', () => {
         return { text: 'a\nb' };
       },
     });
-    const service = openService({ tasks: [lines] });
+    const service = openService({ tasks: [lines], events: false });
     const response = await post(service, '/workflows/lines/stream', { params: {} });
     const events = eventsOf(await readStream(response));
     expect(events).toEqual([
@@ -241,6 +243,7 @@ describe('Stream', () => {
     expect(record.usage?.credits).toBe(8);
   });
 
+  // A resumable stream queues nothing: it reads the task's log only as fast as the client reads.
   it('drops a client that never reads once its queue passes the buffer limit, and the task goes on', async () => {
     const chatty = defineTask({
       name: 'chatty',
@@ -257,6 +260,7 @@ describe('Stream', () => {
     const service = openService({
       tasks: [chatty],
       limits: { streamBufferBytes: 100_000 },
+      events: false,
     });
     const response = await post(service, '/workflows/chatty/stream', { params: {} });
     const taskId = response.headers.get('x-task-id')!;

@@ -104,7 +104,12 @@ describe('task context', () => {
     });
     const service = openService({ tasks: [task] });
     const good = await post(service, '/workflows/probe/stream', { params: { action: 'done' } });
-    expect(eventsOf(await readStream(good))[0]).toEqual({ type: 'event.done', value: 1 });
+    // The service's uuid of the event comes as `eventId` (docs/protocol.md, "Resumable streams (0.4)").
+    expect(eventsOf(await readStream(good))[0]).toEqual({
+      type: 'event.done',
+      value: 1,
+      eventId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const bad = await post(service, '/workflows/probe/stream', { params: { action: 'a b\n' } });
     const events = eventsOf(await readStream(bad));
     expect(events).toHaveLength(1);

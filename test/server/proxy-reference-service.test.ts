@@ -288,10 +288,13 @@ describe('createTaskProxy in front of the reference service', () => {
       service: createReferenceService({ tasks: [silentTask], timeScale: 0.001 }),
     });
     servers.push(service);
+    // Without a log the service's stream is relayed as it comes; with one the page reads the log,
+    // whose keep-alives test/server/proxy-event-log.test.ts checks.
     const proxy = createTaskProxy({
       target: service.url,
       clientToken: DEMO_CLIENT_TOKEN,
       tasks: ['silent'],
+      events: false,
     });
     const server = await startReferenceServer({ service: proxy });
     servers.push(server);

@@ -7,19 +7,23 @@
  * module to read, and the reader stays a function of its own so that the WHATWG vectors and the
  * chunk-size tests run it alone.
  */
-import * as z from 'zod/mini';
 import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import { checkTaskName, requestBody } from '../call-checks.js';
 import { discardBody, errorFromResponse, notTaskwireAnswer, type Sent } from '../read-answer.js';
 import { send, type RequestContext } from '../request.js';
-import { describeIssues } from '../../protocol/describe-issues.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { EVENT_STREAM, isEventStreamMediaType } from '../../protocol/media-types.js';
 import { taskIdSchema } from '../../protocol/records.js';
-import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { offersResumableStreams } from '../../protocol/resumable-streams.js';
+import { checkStreamEvent, parseStreamData } from './stream-event.js';
+import type { EventSourceMessage } from 'eventsource-parser';
+import {
+  createEventStreamReader,
+  EventTooLargeError,
+  type EventStreamReader,
+} from '../../protocol/event-stream-reader.js';
 import type { TaskStream } from '../types.js';
 import type { CallRecord } from '../activity-types.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
@@ -67,6 +71,8 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   #index = 0;
   #busy: Promise<void> | undefined;
   #stopped = false;
+  #resumable = false;
+  #position: string | undefined;
 
   constructor(setup: TaskEventStreamOptions) {
     this.#setup = setup;
@@ -76,6 +82,20 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   /** The task id from `x-task-id`, once the service has answered. */
   get taskId(): string | undefined {
     return this.#taskId;
+  }
+
+  /** Whether the service said the stream is resumable (`x-taskwire-resumable: 1`), once it answered. */
+  get resumable(): boolean {
+    return this.#resumable;
+  }
+
+  /**
+   * The position of the last event returned, in a resumable stream: pass it as `after` to
+   * `client.events()` to read the rest of the task. `undefined` before the first event, or when the
+   * stream is not resumable.
+   */
+  get position(): string | undefined {
+    return this.#position;
   }
 
   /** The stream is its own iterator, like a generator. */
@@ -208,6 +228,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       }
       this.#taskId = this.#call.taskId = taskIdHeader;
     }
+    this.#resumable = offersResumableStreams(response.headers);
     const contentType = response.headers.get('content-type');
     if (!isEventStreamMediaType(contentType)) {
       await discardBody(response);
@@ -279,60 +300,17 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
   /** Parses one message's JSON and checks it with the event schemas, or throws a `protocol` error. */
   #toEvent(message: EventSourceMessage): Event {
     const taskId = this.#taskId;
-    let value: unknown;
-    try {
-      value = JSON.parse(message.data);
-    } catch (error) {
-      throw protocolError('A stream event', 'its data is not JSON.', taskId, error);
+    const event = checkStreamEvent<Event>(parseStreamData(message.data, taskId), {
+      schema: this.#setup.schema,
+      taskId,
+      eventIdFrom: this.#resumable ? 'message' : { sseId: message.id },
+    });
+    // A resumable stream's `id:` is the message's position (docs/protocol.md, "Resumable streams
+    // (0.4)"): kept beside the event, never in it, where a field of the task's could clash.
+    if (this.#resumable && message.id !== undefined && message.id !== '') {
+      this.#position = message.id;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw protocolError('A stream event', 'its data is not a JSON object.', taskId);
-    }
-    const type = (value as { type?: unknown }).type;
-    if (typeof type !== 'string') {
-      throw protocolError('A stream event', 'type: expected a string.', taskId);
-    }
-    if (type.startsWith('event.')) {
-      let custom = value as Record<string, unknown>;
-      const eventSchema = this.#setup.schema?.events;
-      if (eventSchema !== undefined) {
-        const parsed = z.safeParse(eventSchema, value);
-        if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
-        custom = parsed.data as Record<string, unknown>;
-      }
-      if (message.id !== undefined && message.id !== '') custom.eventId = message.id;
-      return custom as Event;
-    }
-    if (!Object.hasOwn(knownStreamEventSchemas, type)) {
-      // A `task.*` type this client does not know comes from a newer service and is passed on
-      // (docs/protocol.md, "Streams").
-      if (type.startsWith('task.')) return value as Event;
-      throw protocolError(
-        `The stream event '${type}'`,
-        'type: expected task.* or event.*.',
-        taskId,
-      );
-    }
-    const schema = knownStreamEventSchemas[type as keyof typeof knownStreamEventSchemas];
-    const parsed = z.safeParse(schema, value);
-    if (!parsed.success) throw this.#shapeError(type, parsed.error.issues);
-    const event = parsed.data as { type: string; result?: unknown };
-    const resultSchema = this.#setup.schema?.result;
-    if (
-      resultSchema !== undefined &&
-      (type === 'task.partial-result' || type === 'task.completed') &&
-      event.result !== null
-    ) {
-      const result = z.safeParse(resultSchema, event.result);
-      if (!result.success) throw this.#shapeError(type, result.error.issues, 'result');
-      event.result = result.data;
-    }
-    return event as Event;
-  }
-
-  #shapeError(type: string, issues: readonly z.core.$ZodIssue[], under?: string): TaskwireError {
-    const problem = describeIssues(issues, under === undefined ? [] : [under]);
-    return protocolError(`The stream event '${type}'`, problem, this.#taskId);
+    return event;
   }
 
   /** Ends the stream: no more events, the connection closed, the caller's signal let go. */
@@ -347,114 +325,4 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     // An in-process fetch may not watch the body's cancellation; the request's signal tells it too.
     this.#controller.abort();
   }
-}
-
-/** The default cap on one event's size: 16 MiB. */
-const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
-
-/** Thrown by the reader when one event grows past its cap; the stream turns it into a `protocol` error. */
-export class EventTooLargeError extends Error {
-  override readonly name = 'EventTooLargeError';
-
-  constructor(maxEventBytes: number) {
-    super(`A stream event is larger than ${maxEventBytes} bytes.`);
-  }
-}
-
-/** Options of {@link createEventStreamReader}. */
-interface EventStreamReaderOptions {
-  /**
-   * The largest event accepted: the most the parser may hold of an event that has not ended (its
-   * data so far and a line not yet ended), and the longest data of an event, in characters (as
-   * many as bytes for ASCII, never more). Defaults to 16 MiB.
-   */
-  maxEventBytes?: number | undefined;
-  /** Called for every chunk received, comments and keep-alives included (the idle watchdog's tick). */
-  onChunk?: () => void;
-}
-
-/** A pull reader over an event stream body. */
-export interface EventStreamReader {
-  /**
-   * The messages completed by the next chunk (at least one), or `undefined` once the body has ended.
-   * A message whose blank line never arrived before the end is not a message. Rejects with
-   * {@link EventTooLargeError} or with the body's own error.
-   */
-  read(): Promise<EventSourceMessage[] | undefined>;
-  /** Cancels the body (closing the connection); never rejects. */
-  cancel(reason?: unknown): Promise<void>;
-}
-
-/**
- * Creates a reader over `body`, a stream of bytes in the `text/event-stream` format: the bytes
- * decoded as streaming UTF-8 (`TextDecoder`, which also drops one leading BOM, even split across
- * chunks) and fed to eventsource-parser, which follows the WHATWG rules for CR, LF and CRLF in any
- * chunking and for comments, and holds at most `maxEventBytes` characters of an event that has not
- * ended yet (its `maxBufferSize`); an event whose data is longer is refused too, however it was
- * chunked. Messages without data (comments, keep-alives) are skipped, and messages are handed out
- * in batches, one batch per chunk read, so that a fast stream costs no promise per event here.
- * Exported for its own tests only; no package entry exports it.
- */
-export function createEventStreamReader(
-  body: ReadableStream<Uint8Array>,
-  options: EventStreamReaderOptions = {},
-): EventStreamReader {
-  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let batch: EventSourceMessage[] = [];
-  let tooLarge = false;
-  let cancelled = false;
-  let ended = false;
-  // A CR that ends a chunk may be half of a CRLF, so the parser waits for the next one; at the end
-  // of the body it is a line end all the same.
-  let endsWithCarriageReturn = false;
-  const parser = createParser({
-    maxBufferSize: maxEventBytes,
-    onEvent(message) {
-      if (message.data.length > maxEventBytes) tooLarge = true;
-      // `data:` with nothing after it makes an empty event, which carries no JSON to read.
-      else if (message.data !== '') batch.push(message);
-    },
-    onError(error) {
-      // Unknown fields and a bad `retry` are ignored, as the WHATWG rules say; only the cap stops.
-      if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
-    },
-  });
-
-  return {
-    async read() {
-      for (;;) {
-        if (ended || cancelled) return undefined;
-        const result = await reader.read();
-        if (cancelled) return undefined;
-        let text: string;
-        if (result.done) {
-          ended = true;
-          text = endsWithCarriageReturn ? '\n' : '';
-        } else {
-          options.onChunk?.();
-          text = decoder.decode(result.value, { stream: true });
-          if (text === '') continue;
-          endsWithCarriageReturn = text.endsWith('\r');
-        }
-        parser.feed(text);
-        if (tooLarge) throw new EventTooLargeError(maxEventBytes);
-        if (batch.length > 0) {
-          const messages = batch;
-          batch = [];
-          return messages;
-        }
-      }
-    },
-    async cancel(reason) {
-      if (cancelled) return;
-      cancelled = true;
-      try {
-        await reader.cancel(reason);
-      } catch {
-        // A body that already failed cannot be cancelled; the connection is gone either way.
-      }
-    },
-  };
 }

@@ -23,7 +23,9 @@ const documents = new WeakMap<ServiceContext, string>();
 
 /** Answers a request for the document: 200 to GET, 204 to OPTIONS, 405 with `Allow` otherwise. */
 export function answerOpenApiDocument(context: ServiceContext, request: Request): Response {
-  if (request.method === 'OPTIONS') return optionsRequestResponse(request, ALLOW);
+  if (request.method === 'OPTIONS') {
+    return optionsRequestResponse(request, ALLOW, context.events !== undefined);
+  }
   if (request.method !== 'GET') {
     throw new ServiceError(
       405,

@@ -2,22 +2,45 @@
  * Stream (docs/protocol.md, "Streams"): creates a task and answers with its events as they happen,
  * as server-sent events.
  */
+import { answerEventsRead, readResponse } from '../../events/read-answers.js';
 import { createTaskEventStream } from '../server-sent-events.js';
 import type { ServiceContext, TaskCall } from '../service-context.js';
-
-/** The silence after which a stream sends a keep-alive comment, at time scale 1 (docs/protocol.md, "Streams"). */
-const KEEP_ALIVE_MS = 15_000;
+import { KEEP_ALIVE_MS } from './events.js';
 
 /**
  * Answers Stream: 200 with the event stream of a new task; the stream ends when the task does, or
- * when `signal` (the request's) says the client left.
+ * when `signal` (the request's) says the client left. With a log (docs/protocol.md, "Resumable
+ * streams (0.4)") the stream is a read of the task's log from its first message, each message with
+ * its position; a log that could not be started leaves the stream as 0.3 sent it.
  */
-export function answerStream(
+export async function answerStream(
   context: ServiceContext,
   call: TaskCall,
   signal: AbortSignal,
-): Response {
+): Promise<Response> {
   const run = context.createRun(call);
+  const headers = { 'x-task-id': run.id };
+  const log = context.events;
+  if (log !== undefined) {
+    const logged = await context.runLogged(run.id).then(
+      () => true,
+      () => false,
+    );
+    if (logged) {
+      context.scheduler.enqueue(run);
+      const answer = await answerEventsRead(
+        log,
+        { taskName: run.taskName, taskId: run.id },
+        run.userId,
+        null,
+        {
+          keepAliveMs: KEEP_ALIVE_MS * context.timeScale,
+          signal,
+        },
+      );
+      return readResponse(answer, headers);
+    }
+  }
   // Subscribed before the run starts, so no event is missed.
   const body = createTaskEventStream(run, {
     keepAliveMs: KEEP_ALIVE_MS * context.timeScale,
@@ -31,7 +54,7 @@ export function answerStream(
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
-      'x-task-id': run.id,
+      ...headers,
     },
   });
 }

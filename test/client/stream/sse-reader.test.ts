@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createEventStreamReader,
   EventTooLargeError,
-} from '../../../src/client/stream/task-event-stream.js';
+} from '../../../src/protocol/event-stream-reader.js';
 
 /** A message as these tests compare it: its data, and its id or `''`. */
 interface ServerSentMessage {

@@ -5,7 +5,7 @@
  * with its own `id:` line (docs/protocol.md, "The client").
  */
 import { describe, expect, it } from 'vitest';
-import { createEventStreamReader } from '../../../src/client/stream/task-event-stream.js';
+import { createEventStreamReader } from '../../../src/protocol/event-stream-reader.js';
 
 type Message = { data: string; id: string };
 

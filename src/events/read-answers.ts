@@ -1,0 +1,310 @@
+/**
+ * The two reads of resumable streams (docs/protocol.md, "Resumable streams (0.4)"), served from an
+ * {@link EventLog} the same way by the reference service and the proxy: one task's events after a
+ * position (`GET …/<ID>/events`, `Last-Event-ID`), and the multiplexed read of a page's tasks
+ * (`POST /workflows/events`). Each answer is either a refusal, which the caller writes as its
+ * error body, or an event-stream body that reads the log only as fast as the page reads it, with
+ * keep-alive comments while the log is silent.
+ */
+import * as z from 'zod/mini';
+import { describeIssues } from '../protocol/describe-issues.js';
+import { followRequestSchema, type FollowedTask } from '../protocol/resumable-streams.js';
+import { EventLogError, type EventLog, type EventLogEntry, type EventLogKey } from './event-log.js';
+import { formatServerSentEvent, KEEP_ALIVE_COMMENT } from './format-server-sent-event.js';
+import { parsePosition } from './log-position.js';
+
+/** A read refused before any event: the caller answers it with the error body of its status. */
+export interface ReadRefusal {
+  /** The HTTP status. */
+  status: 400 | 404 | 410 | 422 | 503;
+  /** The error body's reason. */
+  reason: string;
+  /** The error body's message. */
+  message: string;
+}
+
+/**
+ * A read's answer: its event-stream body; `ended` when the reader already has the task's final
+ * message (answered 204); or its refusal.
+ */
+export type ReadAnswer =
+  { body: ReadableStream<Uint8Array> } | { ended: true } | { refusal: ReadRefusal };
+
+/** How a read is served. */
+export interface ReadOptions {
+  /** The longest silence before a keep-alive comment, in milliseconds. */
+  keepAliveMs: number;
+  /** Ends the read: the page went away, or the server closes. */
+  signal: AbortSignal;
+}
+
+/** The headers of a read's event stream. */
+export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+});
+
+const NOT_FOUND: ReadRefusal = {
+  status: 404,
+  reason: 'RESULT_NOT_FOUND',
+  message: 'No result with that id for this task.',
+};
+const EXPIRED: ReadRefusal = {
+  status: 410,
+  reason: 'EVENTS_EXPIRED',
+  message: "The task's messages after this position are no longer kept; read it with Get Result.",
+};
+const UNAVAILABLE: ReadRefusal = {
+  status: 503,
+  reason: 'EVENTS_UNAVAILABLE',
+  message: "The task's messages could not be read; read it with Get Result.",
+};
+
+/**
+ * The answer of a read: its event stream (with `headers`), 204 when the reader has the final
+ * message already, or its refusal with the error body (docs/protocol.md, "Error bodies").
+ */
+export function readResponse(answer: ReadAnswer, headers: Record<string, string> = {}): Response {
+  if ('refusal' in answer) {
+    const { status, reason, message } = answer.refusal;
+    return new Response(JSON.stringify({ status: 'error', statusCode: status, reason, message }), {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
+  // Nothing after the reader's position, and nothing will come: it has the final message.
+  if ('ended' in answer) return new Response(null, { status: 204, headers });
+  return new Response(answer.body, {
+    status: 200,
+    headers: { ...EVENT_STREAM_HEADERS, ...headers },
+  });
+}
+
+/** The refusal of a failed read: `expired` is 410, anything else (the store failed) 503. */
+function refusalOf(error: unknown): ReadRefusal {
+  return error instanceof EventLogError && error.kind === 'expired' ? EXPIRED : UNAVAILABLE;
+}
+
+/**
+ * An event-stream body over `chunks` (SSE text), pulled one chunk per read of the page, with a
+ * keep-alive comment whenever the next chunk takes `keepAliveMs`; when `chunks` throws, the body
+ * fails (the page sees a cut connection and reads again from its last position).
+ */
+function eventStreamBody(
+  chunks: AsyncIterator<string>,
+  { keepAliveMs, controller: readController }: { keepAliveMs: number; controller: AbortController },
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    clearInterval(timer);
+    readController.abort();
+  };
+  // Ticking at half the allowed silence and writing once a whole tick passed silently keeps
+  // every silence within `keepAliveMs` (docs/protocol.md, "Streams").
+  const tick = Math.max(1, keepAliveMs / 2);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let silentSince = Date.now();
+        timer = setInterval(() => {
+          // The second tick of a silence writes, with half a tick to spare for a late timer.
+          if (Date.now() - silentSince < keepAliveMs - tick / 2) return;
+          controller.enqueue(encoder.encode(KEEP_ALIVE_COMMENT));
+          silentSince = Date.now();
+        }, tick);
+        let next: IteratorResult<string>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          stop();
+          controller.error(error);
+          return;
+        } finally {
+          clearInterval(timer);
+        }
+        if (next.done) {
+          // A read ended by its signal (the page left, the server closes) is cut, never complete.
+          const cut = readController.signal.aborted;
+          stop();
+          if (cut) controller.error(new Error('The read was ended before its final message.'));
+          else controller.close();
+        } else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        stop();
+        await chunks.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** A controller that aborts with `signal`, so a read can also be ended by its own body. */
+function linkedController(signal: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller;
+}
+
+/**
+ * Answers one task's events read: its messages after `lastEventId` (from the first without one),
+ * each with its position as the SSE `id:`, then the live ones, closed after the final one; `ended`
+ * (204) when the log has ended and holds nothing after `lastEventId`. A
+ * malformed `Last-Event-ID` is 400 `INVALID_HEADER`; a task `owner` cannot read (no log, another
+ * user's) 404 `RESULT_NOT_FOUND`; a log past its limits 410 `EVENTS_EXPIRED`; a store that fails
+ * 503 `EVENTS_UNAVAILABLE`.
+ */
+export async function answerEventsRead(
+  log: EventLog,
+  key: EventLogKey,
+  owner: string,
+  lastEventId: string | null,
+  options: ReadOptions,
+): Promise<ReadAnswer> {
+  const after = lastEventId === null ? undefined : lastEventId.trim();
+  if (after !== undefined && parsePosition(after) === undefined) {
+    return {
+      refusal: {
+        status: 400,
+        reason: 'INVALID_HEADER',
+        message: 'The Last-Event-ID header is not a position of this service.',
+      },
+    };
+  }
+  const controller = linkedController(options.signal);
+  let read;
+  try {
+    read = await log.read(key, owner, after, controller.signal);
+  } catch (error) {
+    return { refusal: refusalOf(error) };
+  }
+  if (read.status === 'not-found') return { refusal: NOT_FOUND };
+  if (read.status === 'expired') return { refusal: EXPIRED };
+  if (read.status === 'ended') return { ended: true };
+  const entries = read.entries[Symbol.asyncIterator]();
+  const chunks: AsyncIterator<string> = {
+    async next() {
+      const next = await entries.next();
+      return next.done
+        ? { done: true, value: undefined }
+        : { done: false, value: formatServerSentEvent(next.value.message, next.value.position) };
+    },
+    async return() {
+      await entries.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
+}
+
+/** The multiplexed read's message for a task's entry, its `message` written in as it is. */
+function entryMessage({ task, id }: FollowedTask, entry: EventLogEntry): string {
+  const head = `{"task":${JSON.stringify(task)},"id":${JSON.stringify(id)}`;
+  return formatServerSentEvent(
+    `${head},"position":${JSON.stringify(entry.position)},"message":${entry.message}}`,
+  );
+}
+
+/** The multiplexed read's message for a task that cannot be read, with the §1.2 body. */
+function errorMessage({ task, id }: FollowedTask, refusal: ReadRefusal): string {
+  const error = {
+    status: 'error',
+    statusCode: refusal.status,
+    reason: refusal.reason,
+    message: refusal.message,
+  };
+  return formatServerSentEvent(JSON.stringify({ task, id, error }));
+}
+
+/** What the multiplexed read needs to know of the caller. */
+export interface FollowOptions extends ReadOptions {
+  /** Whether the caller serves a task of this name (the service's tasks, the proxy's allow-list). */
+  isReadable(taskName: string): boolean;
+}
+
+/**
+ * Answers the multiplexed read of `body` (the request's parsed JSON): a body that is not 1 to 100
+ * distinct tasks is 422 `INVALID_FOLLOW`. Every followed task's messages come interleaved as they
+ * are appended, each as `{ task, id, position, message }`; a task that cannot be read gets one
+ * `{ task, id, error }` and nothing more; the answer closes once every task has ended.
+ */
+export function answerFollowRead(
+  log: EventLog,
+  body: unknown,
+  owner: string,
+  options: FollowOptions,
+): ReadAnswer {
+  const parsed = z.safeParse(followRequestSchema, body);
+  if (!parsed.success) {
+    return {
+      refusal: {
+        status: 422,
+        reason: 'INVALID_FOLLOW',
+        message: `The body must be { follow: [{ task, id, after }] }, 1 to 100 tasks: ${describeIssues(parsed.error.issues)}`,
+      },
+    };
+  }
+  const controller = linkedController(options.signal);
+  const tasks = parsed.data.follow;
+  // Each task is a source of SSE chunks; the answer takes whichever chunk comes first.
+  const sources = tasks.map((task) => taskChunks(log, task, owner, options, controller.signal));
+  const pending = new Map<number, Promise<[number, IteratorResult<string>]>>();
+  const ask = (index: number) => {
+    const source = sources[index] as AsyncIterator<string>;
+    pending.set(
+      index,
+      source.next().then((result) => [index, result]),
+    );
+  };
+  sources.forEach((_, index) => ask(index));
+  const chunks: AsyncIterator<string> = {
+    async next() {
+      while (pending.size > 0) {
+        const [index, result] = await Promise.race(pending.values());
+        if (result.done) {
+          pending.delete(index);
+          continue;
+        }
+        ask(index);
+        return { done: false, value: result.value };
+      }
+      return { done: true, value: undefined };
+    },
+    async return() {
+      controller.abort();
+      await Promise.all(sources.map((source) => source.return?.(undefined)));
+      return { done: true, value: undefined };
+    },
+  };
+  return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
+}
+
+/** One followed task's chunks: its entries, or one error message; never a rejection. */
+async function* taskChunks(
+  log: EventLog,
+  task: FollowedTask,
+  owner: string,
+  options: FollowOptions,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  const after = task.after ?? undefined;
+  if (!options.isReadable(task.task) || (after !== undefined && !parsePosition(after))) {
+    yield errorMessage(task, NOT_FOUND);
+    return;
+  }
+  const key = { taskName: task.task, taskId: task.id };
+  try {
+    const read = await log.read(key, owner, after, signal);
+    // A task whose final message the page already has is followed no further.
+    if (read.status === 'ended') return;
+    if (read.status !== 'ok') {
+      yield errorMessage(task, read.status === 'expired' ? EXPIRED : NOT_FOUND);
+      return;
+    }
+    for await (const entry of read.entries) yield entryMessage(task, entry);
+  } catch (error) {
+    if (!signal.aborted) yield errorMessage(task, refusalOf(error));
+  }
+}

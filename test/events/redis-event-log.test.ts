@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { EventLogError, type EventLog } from '../../src/events/event-log.js';
+import { redisEventLog, type RedisEventLogClient } from '../../src/events/redis-event-log.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { eventLogSuite } from './event-log-suite.js';
+
+let redis: RedisServer;
+let prefixCount = 0;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** Asks until `status` says the log is no longer readable: Redis expires keys on its own clock. */
+async function untilGone(status: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await status()) === 'ok') {
+    if (Date.now() > deadline) throw new Error('The log outlived its retention by 10 s.');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// Each case gets a prefix of its own, so the store's cap counts its own logs only.
+eventLogSuite('redisEventLog', {
+  create: async (limits) =>
+    redisEventLog({ url: redis.url, keyPrefix: `test${++prefixCount}:` }, limits),
+  passRetention: (_retentionMs, status) => untilGone(status),
+});
+
+describe('redisEventLog', () => {
+  it('serves a log written through one client to a reader on another', async () => {
+    const writer = redisEventLog({ url: redis.url, keyPrefix: 'shared:' });
+    const reader = redisEventLog({ url: redis.url, keyPrefix: 'shared:' });
+    try {
+      const key = { taskName: 'echo', taskId: 'one' };
+      await writer.create(key, 'user');
+      const read = await reader.read(key, 'user', undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const iterator = read.entries[Symbol.asyncIterator]();
+      const first = iterator.next();
+      await writer.append(key, '{"type":"task.progress"}', false);
+      await writer.append(key, '{"type":"task.completed"}', true);
+      expect((await first).value).toMatchObject({ message: '{"type":"task.progress"}' });
+      expect((await iterator.next()).value).toMatchObject({ final: true });
+      expect((await iterator.next()).done).toBe(true);
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  });
+
+  it('takes a connected client of the app, and leaves it open on close()', async () => {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const log: EventLog = redisEventLog({ client: client as RedisEventLogClient });
+    const key = { taskName: 'echo', taskId: 'app-client' };
+    await log.create(key, 'user');
+    await log.append(key, '{}', true);
+    await log.close();
+    expect(await client.sendCommand(['PING'])).toBe('PONG');
+    client.destroy();
+  });
+
+  it('ends a live read with an unavailable error when Redis goes away, and comes back with it', async () => {
+    const own = await startRedisServer();
+    const log = redisEventLog({ url: own.url });
+    try {
+      const key = { taskName: 'echo', taskId: 'restart' };
+      await log.create(key, 'user');
+      await log.append(key, '{}', false);
+      const read = await log.read(key, 'user', undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const iterator = read.entries[Symbol.asyncIterator]();
+      await iterator.next();
+      const waiting = iterator.next().then(
+        () => 'went on',
+        (error: unknown) => error,
+      );
+      await own.stop();
+      const error = await waiting;
+      expect(error).toBeInstanceOf(EventLogError);
+      expect((error as EventLogError).kind).toBe('unavailable');
+      // While Redis is away every call fails at once, with no queue that waits for it.
+      await expect(log.read(key, 'user', undefined, new AbortController().signal)).rejects.toThrow(
+        EventLogError,
+      );
+      await own.start();
+      // Back, but empty (no persistence): the log is gone, and a new one can be written.
+      const until = Date.now() + 10_000;
+      for (;;) {
+        const answer = await log.create(key, 'user').catch(() => undefined);
+        if (answer === true) break;
+        if (Date.now() > until) throw new Error('The client did not reconnect within 10 s.');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await log.close();
+      await own.stop();
+    }
+  });
+});
