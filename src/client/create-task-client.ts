@@ -339,7 +339,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     follow(tasks, options = {}) {
       return followTasks(
         { context, idleTimeoutMs, maxEventBytes: config.maxEventBytes },
-        { tasks, schemaOf, signal: options.signal },
+        { tasks, schemaOf, signal: options.signal, onOpen: options.onOpen },
       );
     },
     startDetached(task, params, options = {}) {

@@ -27,7 +27,7 @@ export interface ResumableReads {
    */
   follow<Event = unknown>(
     tasks: readonly FollowedTask[],
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; onOpen?: () => void },
   ): AsyncGenerator<FollowMessage<Event>, undefined, undefined>;
   /**
    * Starts a stream with a short request (`Prefer: respond-async`, sent only to a service that

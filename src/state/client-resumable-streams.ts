@@ -4,7 +4,6 @@
  * shared by every hook or composable of that client, and the short start bound to a task.
  */
 import { resumableReadsOf } from '../client/resumable-reads.js';
-import type { TaskClient } from '../client/types.js';
 import { isFinalEvent } from '../protocol/stream-events.js';
 import { createEventFeed, type EventFeed } from './event-feed.js';
 import { streamSlots } from './stream-slots.js';
@@ -15,7 +14,7 @@ const feeds = new WeakMap<object, EventFeed>();
 
 /** The resumable streams of `client` for task `task`, or `undefined` for a client without them. */
 export function clientResumableStreams<Params>(
-  client: TaskClient,
+  client: { readonly baseUrl: string; readonly maxOpenStreams: number },
   task: string,
 ): ResumableStreams<Params> | undefined {
   const reads = resumableReadsOf(client);

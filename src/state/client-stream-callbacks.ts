@@ -60,7 +60,7 @@ export function clientStreamCallbacks<Tasks extends TaskSchemas, Name extends Ta
       submit: (params, submitOptions) => client.submit(task, params, submitOptions),
     },
     // Where the service offers them: one read of the page for every stream, resumed after any break.
-    resumable: clientResumableStreams(client as TaskClient, task),
+    resumable: clientResumableStreams(client, task),
     onTaskId: journal?.accepted,
   };
 }

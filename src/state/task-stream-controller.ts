@@ -290,8 +290,10 @@ export function createTaskStreamController<
     open(taskId, source) {
       if (current !== run) return;
       run.fromRecord = source === 'record';
+      // A task taken up or attached was told when it was: only a new one is.
+      const known = working.taskId;
       dispatch({ type: 'open', taskId }, 'soon');
-      if (taskId !== undefined) callbacks.onTaskId?.(taskId);
+      if (taskId !== undefined && taskId !== known) callbacks.onTaskId?.(taskId);
     },
     event(event) {
       if (current !== run) return;
@@ -463,9 +465,10 @@ export function createTaskStreamController<
       current = run;
       references = [];
       published = undefined;
-      // `connecting` to the task, its id shown at once: nothing is posted.
+      // `connecting` to the task, its id shown (and journaled) at once: nothing is posted.
       working = { ...reduceTaskStream(working, { type: 'start' }, maxEvents), taskId };
       scheduler.flushNow();
+      callbacks.onTaskId?.(taskId);
       go(run, readLog(taskId, null, true));
     },
     stop,
