@@ -251,7 +251,9 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
   const wake = () => {
     if (followed.size === 0) return;
     failures = 0;
-    scheduleOpen(0);
+    // At once, not after a retry delay still running.
+    clearTimeout(openTimer);
+    void openRead();
   };
 
   const watchPage = () => {

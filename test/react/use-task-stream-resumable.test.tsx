@@ -13,7 +13,6 @@ import { createTaskClient, type TaskClient } from '../../src/client/index.js';
 import { memoryEventLog } from '../../src/server/index.js';
 import { createTaskJournal, useTaskStream } from '../../src/index.js';
 import {
-  createReferenceService,
   DEMO_CLIENT_TOKEN,
   demoTasks,
   demoTaskSchemas,
@@ -33,9 +32,13 @@ afterEach(async () => {
 type SeenEvent = { type: string; eventId?: unknown } & Record<string, unknown>;
 
 /** The task's whole sequence of custom events, read on its own from its log (the truth to compare). */
-async function customEventsOf(client: TaskClient, task: string, id: string) {
+async function customEventsOf(
+  client: TaskClient<typeof demoTaskSchemas>,
+  task: 'render-video',
+  id: string,
+) {
   const events: SeenEvent[] = [];
-  for await (const { event } of client.events(task as 'render-video', id)) {
+  for await (const { event } of client.events(task, id)) {
     if (event.type.startsWith('event.')) events.push(event as SeenEvent);
   }
   return events;
@@ -232,4 +235,80 @@ describe('useTaskStream with resumable streams', () => {
     // Replayed from the log, not read with Get Result.
     expect(setUp.count('result')).toBe(readsBefore);
   });
+
+  it('holds one long-lived connection for 50 streams of a page, started with short requests, every event with its payload', async () => {
+    const setUp = hookTestService({ limits: { tasksPerUser: 64 } });
+    // The fetch seam: each event-stream answer, from its answer to the end of its body.
+    let open = 0;
+    let mostOpen = 0;
+    let readsOpened = 0;
+    const measured = {
+      async fetch(request: Request) {
+        const response = await setUp.service.fetch(request);
+        if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+        readsOpened += 1;
+        open += 1;
+        mostOpen = Math.max(mostOpen, open);
+        let closed = false;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          open -= 1;
+        };
+        const body = response.body?.pipeThrough(
+          new TransformStream({ flush: close, cancel: close } as Transformer & {
+            cancel: () => void;
+          }),
+        );
+        return new Response(body, response);
+      },
+    };
+    const seen = new Map<number, SeenEvent[]>();
+    const streams: ReturnType<typeof useTaskStream<'render-video'>>[] = [];
+    function Row({ index }: { index: number }) {
+      streams[index] = useTaskStream('render-video', {
+        maxEvents: 100,
+        onEvent: (event) => seen.set(index, [...(seen.get(index) ?? []), event as SeenEvent]),
+      });
+      return null;
+    }
+    const page = renderWithTaskwire(
+      <>
+        {Array.from({ length: 50 }, (_, index) => (
+          <Row key={index} index={index} />
+        ))}
+      </>,
+      { ...setUp.options, service: measured },
+    );
+    // Frames of 20 ms (the service runs at 1/100 of the time). Any answer tells the client the service offers resumable streams: here, a price.
+    await page.client.options('render-video', { frames: 4 });
+    // Five waves of ten, each once the wave before streams: every wave hands the read over.
+    for (let wave = 0; wave < 5; wave++) {
+      const rows = Array.from({ length: 10 }, (_, index) => wave * 10 + index);
+      act(() => {
+        for (const row of rows) streams[row]?.start({ frames: 4, frameMs: 2000 });
+      });
+      await waitFor(() => expect(rows.every((row) => seen.has(row))).toBe(true), {
+        timeout: 10_000,
+      });
+    }
+    await waitFor(
+      () => expect(streams.every((stream) => stream.status === 'completed')).toBe(true),
+      { timeout: 20_000 },
+    );
+    for (let index = 0; index < 50; index++) {
+      const frames = (seen.get(index) ?? []).filter(
+        (event) => event.type === 'event.frame-rendered',
+      );
+      expect(frames.map((event) => event.frame)).toEqual([1, 2, 3, 4]);
+    }
+    // A hand-over overlaps for a moment, never more: with three open, an older read would have
+    // outlived the one after it.
+    expect(readsOpened).toBeGreaterThanOrEqual(3);
+    expect(mostOpen).toBeLessThanOrEqual(2);
+    expect(open).toBe(0);
+    // Each stream started with one short request (202), none with a stream of its own.
+    expect(setUp.count('stream')).toBe(50);
+    expect(setUp.count('result')).toBe(0);
+  }, 30_000);
 });
