@@ -38,7 +38,7 @@ export interface ResumableReads {
    */
   follow<Event = unknown>(
     tasks: readonly FollowedTask[],
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; onOpen?: () => void },
   ): AsyncGenerator<FollowMessage<Event>, undefined, undefined>;
   /**
    * Starts a stream with a short request (`Prefer: respond-async`, sent only to a service that
@@ -69,7 +69,7 @@ export function resumableReadsOf(client: object): ResumableReads | undefined {
     follow(tasks, options = {}) {
       return followTasks(
         { context, idleTimeoutMs, maxEventBytes },
-        { tasks, schemaOf, signal: options.signal },
+        { tasks, schemaOf, signal: options.signal, onOpen: options.onOpen },
       );
     },
     startDetached(task, params, options = {}) {

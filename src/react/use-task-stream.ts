@@ -36,24 +36,36 @@ export interface UseTaskStreamOptions<Event> {
   /**
    * Names the task this hook starts in the provider's journal, so that after a reload the same hook
    * takes it up again: `recovering` from its first render (on a server-rendered page, from right
-   * after hydration), its outcome read with Get Result, nothing posted again. Needs a `journal` on
-   * the provider; defaults to none.
+   * after hydration), nothing posted again. Where the service offers resumable streams it reads the
+   * task's whole sequence from its first message (every custom event with its payload, once), else
+   * its outcome with Get Result. Needs a `journal` on the provider; defaults to none.
    */
   resumeKey?: string;
 }
 
-/** What {@link useTaskStream} returns: the stream's state plus `start` and `stop`. */
+/** What {@link useTaskStream} returns: the stream's state plus `start`, `attach` and `stop`. */
 export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamState<Result, Event> {
   /** Starts the task as a stream; the same params while one runs join it, others replace it. */
   start: (params: Params) => void;
-  /** Closes the stream; the task itself goes on at the service. */
+  /**
+   * Follows a task started elsewhere (another tab, another device, the app's server) by its id,
+   * posting nothing: its whole sequence from its first message where the service offers resumable
+   * streams, else its record with Get Result. Replaces what the hook followed.
+   */
+  attach: (taskId: string) => void;
+  /**
+   * Closes the page's reading of the task. It is not a cancel: the service has none, so the task
+   * runs on (and is paid for), its log is kept, and `attach` can follow it again.
+   */
   stop: () => void;
 }
 
 /**
  * Runs a task as a server-sent event stream and follows its progress, partial results and custom
  * events. Renders at most once per animation frame however fast events come; the final state at
- * once, or on the next frame when this one has already rendered. If the connection breaks, the
+ * once, or on the next frame when this one has already rendered. If the connection breaks, a
+ * service that offers resumable streams is read again after the last message the page had (every
+ * message once, in order, over one connection for all the page's streams); any other's
  * outcome is read with Get Result (`recovering`, sharing the poll of every `useTaskResult` of the
  * task, and with a journal on the provider that of the other tabs), never by posting again. While
  * it streams (once per frame) and once it has completed, it writes its TaskRecord into the cache
@@ -147,5 +159,5 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     },
     [controller, startJournal],
   );
-  return { ...state, start, stop: controller.stop };
+  return { ...state, start, attach: controller.attach, stop: controller.stop };
 }

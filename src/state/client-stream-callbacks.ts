@@ -12,6 +12,7 @@ import type {
   TaskResult,
   TaskSchemas,
 } from '../protocol/task-schemas.js';
+import { clientResumableStreams } from './client-resumable-streams.js';
 import type { StreamStartJournal } from './stream-start-journal.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 import type { TaskStreamCallbacks } from './task-stream-controller.js';
@@ -58,6 +59,8 @@ export function clientStreamCallbacks<Tasks extends TaskSchemas, Name extends Ta
       takeSlot,
       submit: (params, submitOptions) => client.submit(task, params, submitOptions),
     },
+    // Where the service offers them: one read of the page for every stream, resumed after any break.
+    resumable: clientResumableStreams(client, task),
     onTaskId: journal?.accepted,
   };
 }

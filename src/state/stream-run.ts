@@ -13,8 +13,12 @@ import { runFailure, type TaskRun } from './task-run.js';
 export interface StreamRunOptions<Result, Event> {
   /** Opens the task's stream: `client.stream(task, params, options)` with the run's params bound. */
   open: (options: StreamOptions) => TaskStream<StreamEvent<Result> | Event>;
-  /** The run that follows task `taskId` once its stream broke: the watch of its record. */
-  afterBreak: (taskId: string) => TaskRun<Result, Event>;
+  /**
+   * The run that follows task `taskId` once its stream broke: given the position of the last
+   * message read (`null` before the first) when the stream was resumable, the read of its log after
+   * it; given `undefined`, the watch of its record.
+   */
+  afterBreak: (taskId: string, position: string | null | undefined) => TaskRun<Result, Event>;
 }
 
 /** A {@link TaskRun} that streams the task and hands over to `afterBreak` when the stream breaks. */
@@ -25,9 +29,10 @@ export function streamRun<Result, Event>({
   return (sink, signal) => {
     let taskId: string | undefined;
     let answered = false;
+    let events: TaskStream<StreamEvent<Result> | Event> | undefined;
     const read = async () => {
       try {
-        const events = open({
+        events = open({
           signal,
           onOpen: (info) => {
             taskId = info.taskId;
@@ -43,9 +48,12 @@ export function streamRun<Result, Event>({
         if (signal.aborted) return;
         const failure = runFailure(error);
         const knownTaskId = failure.taskId ?? taskId;
-        // The task runs on at the service: read its outcome instead of posting (and paying) again.
+        // The task runs on at the service: read the rest of it (from its log after the last
+        // position, where the stream was resumable) instead of posting, and paying, again.
         if (failure.code === 'network' && knownTaskId !== undefined) {
-          sink.handOver(afterBreak(knownTaskId));
+          sink.handOver(
+            afterBreak(knownTaskId, events?.resumable ? (events.position ?? null) : undefined),
+          );
           return;
         }
         // Before any answer, the client's error says what happened in the words of every request.

@@ -12,7 +12,9 @@ import type { StreamOptions, TaskStream } from '../client/types.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { EventReference, TaskRecord } from '../protocol/records.js';
 import type { CustomEvent, StreamEvent } from '../protocol/stream-events.js';
+import type { EventFeed } from './event-feed.js';
 import { createFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+import { logReadRun } from './log-read-run.js';
 import { streamRun } from './stream-run.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 import { submitAndWatchRun } from './submit-and-watch-run.js';
@@ -50,6 +52,28 @@ export interface StreamBudget<Params> {
   ): Promise<{ id: string }>;
 }
 
+/**
+ * The resumable streams of a service (CONTRACT §5.1; docs/protocol.md, "Resumable streams (0.4)"),
+ * for a {@link TaskStreamController}: a task is followed through the page's one read of its tasks'
+ * logs, with every message once and its payload, after a break, a reload or an `attach`.
+ */
+export interface ResumableStreams<Params> {
+  /** The task name the controller's runs follow. */
+  task: string;
+  /** The page's one read of its tasks' logs. */
+  feed: EventFeed;
+  /**
+   * Whether the service said it offers resumable streams: then a start is a short request and the
+   * task is read from its log, holding no connection of its own.
+   */
+  offered(): boolean;
+  /** Starts the run's task with a short request under `idempotencyKey`, the same on every try. */
+  startDetached(
+    params: Params,
+    options: { idempotencyKey: string; signal: AbortSignal },
+  ): Promise<{ id: string }>;
+}
+
 /** The callbacks of a {@link TaskStreamController}, replaceable with `configure`. */
 export interface TaskStreamCallbacks<Params, Result, Event> {
   /** Opens the stream of one run. */
@@ -61,6 +85,11 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   watchRecord: WatchTaskRecord<Result>;
   /** The stream budget; without one, every run opens a stream. */
   streamBudget?: StreamBudget<Params> | undefined;
+  /**
+   * The service's resumable streams; without them a broken stream, a task taken up after a reload
+   * and an attached one are read with Get Result, as in 0.3.
+   */
+  resumable?: ResumableStreams<Params> | undefined;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: ((event: Event) => void) | undefined;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
@@ -119,7 +148,16 @@ export interface TaskStreamController<Params, Result, Event> {
   subscribe(listener: () => void): () => void;
   /** Starts a stream; joins the one running when the params are the same, else replaces it. */
   start(params: Params): void;
-  /** Aborts the running stream or recovery (the task itself goes on at the service). */
+  /**
+   * Follows task `taskId`, started elsewhere (another tab, another device, the app's server), from
+   * its first message where its log can be read, else through its record; posts nothing. Replaces
+   * the run in progress; attaching the task already followed does nothing.
+   */
+  attach(taskId: string): void;
+  /**
+   * Closes the page's reading of the task (its stream, log read or watch). The task itself goes on
+   * at the service, which has no cancel, and `attach` can follow it again.
+   */
   stop(): void;
   /** Replaces the callbacks (the stream opener, the record watch), for a host whose props change. */
   configure(callbacks: TaskStreamCallbacks<Params, Result, Event>): void;
@@ -252,8 +290,10 @@ export function createTaskStreamController<
     open(taskId, source) {
       if (current !== run) return;
       run.fromRecord = source === 'record';
+      // A task taken up or attached was told when it was: only a new one is.
+      const known = working.taskId;
       dispatch({ type: 'open', taskId }, 'soon');
-      if (taskId !== undefined) callbacks.onTaskId?.(taskId);
+      if (taskId !== undefined && taskId !== known) callbacks.onTaskId?.(taskId);
     },
     event(event) {
       if (current !== run) return;
@@ -307,15 +347,46 @@ export function createTaskStreamController<
     watchRun<Result, Event>({ taskId, after, watchRecord: callbacks.watchRecord, recoverForMs });
 
   /**
-   * Starts the run in progress: a stream with a slot of the budget (or without a budget), else
-   * Submit and the watch of its record.
+   * The read of task `taskId`'s log after `after`, handing over to the watch of its record where
+   * the log cannot be read; without resumable streams, that watch at once.
+   */
+  const readLog = (taskId: string, after: string | null, opens: boolean) => {
+    const resumable = callbacks.resumable;
+    if (resumable === undefined) return watch(taskId, 'break');
+    return logReadRun<Result, Event>({
+      feed: resumable.feed,
+      task: resumable.task,
+      taskId,
+      after,
+      opens,
+      fallback: (id) => watch(id, 'break'),
+    });
+  };
+
+  /**
+   * Starts the run in progress: with resumable streams offered, a short start and the read of the
+   * task's log; else a stream with a slot of the budget (or without a budget), else Submit and the
+   * watch of its record.
    */
   const follow = async (params: Params, run: CurrentRun, slot: ReleaseStreamSlot | undefined) => {
-    const budget = callbacks.streamBudget;
+    const { resumable, streamBudget: budget } = callbacks;
+    if (resumable?.offered()) {
+      // The page's one read holds the connection (and the budget's slot): none of its own.
+      slot?.();
+      return go(
+        run,
+        submitAndWatchRun<Result, Event>({
+          submit: (submitOptions) => resumable.startDetached(params, submitOptions),
+          source: 'stream',
+          watch: (taskId) => readLog(taskId, null, false),
+        }),
+      );
+    }
     const stream = () =>
       streamRun<Result, Event>({
         open: (streamOptions) => callbacks.openStream(params, streamOptions),
-        afterBreak: (taskId) => watch(taskId, 'break'),
+        afterBreak: (taskId, position) =>
+          position === undefined ? watch(taskId, 'break') : readLog(taskId, position, false),
       });
     if (budget === undefined) {
       slot?.();
@@ -354,7 +425,7 @@ export function createTaskStreamController<
       snapshot = working;
       if (resumeOnSubscribe && current !== undefined && working.taskId !== undefined) {
         resumeOnSubscribe = false;
-        go(current, watch(working.taskId, 'break'));
+        go(current, readLog(working.taskId, null, true));
       }
       return () => {
         listeners.delete(listener);
@@ -384,6 +455,21 @@ export function createTaskStreamController<
       published = undefined;
       dispatch({ type: 'start' }, 'now');
       void follow(params, run, slot);
+    },
+    attach(taskId) {
+      if (current !== undefined && working.taskId === taskId) return;
+      lookUpResume = undefined;
+      resumeOnSubscribe = false;
+      endRun();
+      const run: CurrentRun = { abort: new AbortController(), paramsKey: '' };
+      current = run;
+      references = [];
+      published = undefined;
+      // `connecting` to the task, its id shown (and journaled) at once: nothing is posted.
+      working = { ...reduceTaskStream(working, { type: 'start' }, maxEvents), taskId };
+      scheduler.flushNow();
+      callbacks.onTaskId?.(taskId);
+      go(run, readLog(taskId, null, true));
     },
     stop,
     configure(next) {

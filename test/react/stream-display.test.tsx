@@ -58,7 +58,9 @@ describe('streamDisplayStatus of a recovering stream', () => {
   it('reads running, with the record’s percent and time left, while Get Result answers', async () => {
     // Progress to 40 % with 30 s left, then a hold far longer than the test: the record stays put.
     const hold = scriptTask('hold', [{ progress: [40, 30] }, { wait: 1e9 }, { complete: null }]);
+    // A service without resumable streams (0.3): a broken stream is read with Get Result.
     const setUp = hookTestService({
+      events: false,
       tasks: [...demoTasks, hold],
       faults: [{ endpoint: 'stream', cutAfterEvents: 1 }],
     });
@@ -83,7 +85,9 @@ describe('streamDisplayStatus of a recovering stream', () => {
   it('reads reconnecting only while the reads fail, and running again once one answers', async () => {
     const hold = scriptTask('hold', [{ progress: [40, 30] }, { wait: 1e9 }, { complete: null }]);
     // The first read answers, the second fails, the third answers the very same record again.
+    // A service without resumable streams (0.3): a broken stream is read with Get Result.
     const setUp = hookTestService({
+      events: false,
       tasks: [...demoTasks, hold],
       faults: [
         { endpoint: 'stream', cutAfterEvents: 1 },
@@ -110,7 +114,7 @@ describe('streamDisplayStatus of a recovering stream', () => {
   });
 
   it('shows a page reloaded mid-run as running, never reconnecting, while every poll answers', async () => {
-    const service = journalPageService(0.2);
+    const service = journalPageService(0.2, { events: false });
     const storage = mapStorage();
     const page = () =>
       openJournalPage(service, {

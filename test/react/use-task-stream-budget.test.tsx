@@ -35,7 +35,7 @@ afterEach(async () => {
 it('shows a stream over budget as any stream: its task id, progress, events by reference, then its outcome', async () => {
   vi.useFakeTimers();
   const { task, open } = gatedTask();
-  const reference = createReferenceService({ tasks: [task] });
+  const reference = createReferenceService({ tasks: [task], events: false });
   cleanups.push(() => reference.close(), open);
   const served = recordRequests(reference);
   const service = trackRequests(served);
@@ -89,7 +89,7 @@ let origins = 0;
  */
 function setUp(faults: Fault[] = []) {
   const { task, open } = gatedTask();
-  const reference = createReferenceService({ tasks: [task] });
+  const reference = createReferenceService({ tasks: [task], events: false });
   cleanups.push(() => reference.close(), open);
   const served = recordRequests(reference);
   const service = trackRequests(withFaults(served, faults));

@@ -127,7 +127,8 @@ describe('useTaskStream', () => {
   });
 
   it('recovers a dropped stream by polling, with exactly one POST', async () => {
-    setUp = hookTestService({ faults: [{ endpoint: 'stream', cutAfterEvents: 2 }] });
+    // A service without resumable streams (0.3): the outcome is read with Get Result.
+    setUp = hookTestService({ events: false, faults: [{ endpoint: 'stream', cutAfterEvents: 2 }] });
     const statuses: string[] = [];
     const { result } = renderHookWithTaskwire(() => {
       const stream = useTaskStream('render-video', { polling: { minIntervalMs: 20 } });
@@ -143,7 +144,8 @@ describe('useTaskStream', () => {
   });
 
   it('shares the poll of a useTaskResult of the same task while recovering', async () => {
-    setUp = hookTestService({ faults: [{ endpoint: 'stream', cutAfterEvents: 2 }] });
+    // A service without resumable streams (0.3): the outcome is read with Get Result.
+    setUp = hookTestService({ events: false, faults: [{ endpoint: 'stream', cutAfterEvents: 2 }] });
     // Measures, faults nothing: how many Get Results are in flight at once.
     let inFlight = 0;
     let mostInFlight = 0;
@@ -193,6 +195,7 @@ describe('useTaskStream', () => {
 
   it('shows why it is still recovering when the service is gone, and gives up after recoverForMs', async () => {
     setUp = hookTestService({
+      events: false,
       faults: [
         { endpoint: 'stream', cutAfterEvents: 2 },
         { endpoint: 'result', lostAnswer: true },

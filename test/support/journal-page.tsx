@@ -19,15 +19,23 @@ import {
   DEMO_USER_TOKEN,
   demoTaskSchemas,
   type ReferenceService,
+  type ReferenceServiceConfig,
 } from '../../src/reference/index.js';
 import { withoutRetryAfter } from './without-retry-after.js';
 
 const services: ReferenceService[] = [];
 const queryClients: QueryClient[] = [];
 
-/** A fresh reference service in-process with the demo tasks at `timeScale`, closed by `closeJournalPages`. */
-export function journalPageService(timeScale: number): ReferenceService {
-  const service = createReferenceService({ timeScale });
+/**
+ * A fresh reference service in-process with the demo tasks at `timeScale`, closed by
+ * `closeJournalPages`; `config` as `createReferenceService` takes it (`events: false` for a service
+ * that offers no resumable streams, as a 0.3 one).
+ */
+export function journalPageService(
+  timeScale: number,
+  config: ReferenceServiceConfig = {},
+): ReferenceService {
+  const service = createReferenceService({ timeScale, ...config });
   services.push(service);
   return service;
 }

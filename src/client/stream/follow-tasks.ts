@@ -25,6 +25,11 @@ export interface FollowOptions {
   schemaOf: (task: string) => TaskSchema | undefined;
   /** Closes the read. */
   signal: AbortSignal | undefined;
+  /**
+   * Called once the service answered the read with an event stream: the moment a page that hands
+   * over from an older read closes it.
+   */
+  onOpen?: (() => void) | undefined;
 }
 
 /**
@@ -57,6 +62,7 @@ export async function* followTasks<Event>(
       signal,
     );
     if (body === undefined) return undefined;
+    options.onOpen?.();
     for (;;) {
       const messages = await body.next(undefined);
       if (messages === undefined) return undefined;
