@@ -1,5 +1,5 @@
 /**
- * useTaskStream through the server proxy with an event log (CONTRACT §5.1; docs/protocol.md,
+ * useTaskStream through the server proxy with an event log (docs/protocol.md,
  * "Resumable streams (0.4)"), in front of a reference service that offers no resumable streams of its
  * own (a 0.3 service, on loopback): the proxy's log, in memory or in a real Redis, gives a page
  * reloaded mid-run the task's whole sequence once, with payloads, and the service sees one POST; with
