@@ -12,6 +12,7 @@ export const docsPageTitles: Readonly<Record<string, string>> = {
   'hooks.md': 'Guides/Hooks',
   'tasks-that-outlive-the-page.md': 'Guides/Tasks that outlive the page',
   'resume-after-reload.md': 'Guides/Resume after reload',
+  'streams-that-survive.md': 'Guides/Streams that survive',
   'components.md': 'Guides/Components',
   'typed-tasks.md': 'Guides/Typed tasks',
   'server-rendering.md': 'Guides/Server rendering',

@@ -58,8 +58,14 @@ export interface JournalPageOptions {
   scope?: string | null;
 }
 
-/** One page on `service`: its client, QueryClient, journal, provider wrapper and a way to start tasks. */
-export function openJournalPage(service: ReferenceService, options: JournalPageOptions) {
+/**
+ * One page on `service` (the reference service, or anything answering as it does: a proxy in front
+ * of one): its client, QueryClient, journal, provider wrapper and a way to start tasks.
+ */
+export function openJournalPage(
+  service: Pick<ReferenceService, 'fetch'>,
+  options: JournalPageOptions,
+) {
   const { journal, onRequest, retryAfter = true, scope = 'journal-page-user' } = options;
   const client = createTaskClient({
     baseUrl: 'http://taskwire.test',

@@ -1,8 +1,9 @@
 import { streamDisplayStatus, TaskProgress, UsageBreakdown, useTaskStream } from 'taskwire';
 
 export function RenderStream() {
-  // Progress, partial results and custom events as server-sent events; a broken stream is recovered
-  // by polling (status 'recovering'), never by posting and paying again.
+  // Progress, partial results and custom events as server-sent events; a broken stream is read
+  // again after its last event (or, from a service without resumable streams, recovered by polling:
+  // status 'recovering'), never by posting and paying again.
   const stream = useTaskStream('render-video', { onEvent: (event) => console.log(event.type) });
 
   return (
