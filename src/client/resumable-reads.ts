@@ -79,7 +79,7 @@ export function resumableReadsOf(client: object): ResumableReads | undefined {
       // Only a service that said so is asked: a 0.3 service's CORS may not allow `Prefer`.
       if (context.service.resumable) headers.prefer = RESPOND_ASYNC;
       const what = `The answer to the short start of '${String(task)}'`;
-      return tracked('submit', task, (call) =>
+      return tracked('stream', task, (call) =>
         withDeadline(
           options.signal,
           requestTimeoutMs,

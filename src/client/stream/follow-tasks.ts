@@ -11,6 +11,7 @@ import { FOLLOW_PATH } from '../../protocol/resumable-streams.js';
 import { followMessageSchema, type FollowedTask } from '../../protocol/follow-schemas.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import { openEventStream, type EventsReadSetup, type EventStreamBody } from './task-events-read.js';
+import type { CallRecord } from '../activity-types.js';
 
 /** One message of the multiplexed read: a task's event at its position, or the task's error. */
 export type FollowMessage<Event> =
@@ -52,6 +53,19 @@ export async function* followTasks<Event>(
   const signal = controller.signal;
   const what = 'The multiplexed events read';
   const positions = new Map(options.tasks.map((task) => [`${task.task}\0${task.id}`, task.after]));
+  // The activity feed tells each task's events under a call of that task, as its own stream would,
+  // so that the devtools show them with the task they belong to.
+  const taskCalls = new Map<string, CallRecord>();
+  const callOf = (task: string, id: string): CallRecord => {
+    const key = `${task}\0${id}`;
+    let taskCall = taskCalls.get(key);
+    if (taskCall === undefined) {
+      taskCall = setup.context.feed.begin('stream', task);
+      taskCall.taskId = id;
+      taskCalls.set(key, taskCall);
+    }
+    return taskCall;
+  };
   let body: EventStreamBody | undefined;
   try {
     body = await openEventStream(
@@ -100,7 +114,7 @@ export async function* followTasks<Event>(
           taskId: data.id,
           eventIdFrom: 'message',
         });
-        setup.context.feed.report('event', call, event);
+        setup.context.feed.report('event', callOf(data.task, data.id), event);
         yield { task: data.task, id: data.id, position: data.position, event };
       }
     }

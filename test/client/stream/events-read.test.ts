@@ -263,7 +263,7 @@ describe('client.events', () => {
     }
     expect(cuts).toBeGreaterThanOrEqual(1000);
     expect(requests.filter((request) => request.startsWith('POST'))).toEqual(['POST stream']);
-  });
+  }, 30_000);
 });
 
 describe("the client's resumable reads (internal, for the hooks)", () => {

@@ -4,7 +4,7 @@
  * the reference service in-process, the network's trouble put in by `withFaults` and what reached
  * the service read from `recordRequests`. No mock of anything. Runs in jsdom and in Chromium.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReferenceService, type ReferenceService } from '../../../src/reference/index.js';

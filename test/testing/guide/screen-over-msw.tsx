@@ -5,7 +5,7 @@
  * (test/testing/guide-msw-server.test.tsx) and in Chromium under msw's browser worker
  * (test/browser/guide-msw-worker.test.tsx), which differ only in how msw starts.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
