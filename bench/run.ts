@@ -23,10 +23,19 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchReport
   'hooks-poll-sharing': () => import('./hooks-poll-sharing.js'),
   'hooks-tab-poll-sharing': () => import('./hooks-tab-poll-sharing.js'),
   'hooks-stream-memory': () => import('./hooks-stream-memory.js'),
+  'event-log-memory': () => import('./event-log-memory.js'),
 };
 
 /** The other modules of bench/: shared code and tools, not benchmarks. */
-const helpers = ['bench-report', 'hooks-dom', 'hooks-kit', 'machine', 'readme-table', 'run'];
+const helpers = [
+  'bench-report',
+  'hooks-dom',
+  'hooks-kit',
+  'machine',
+  'readme-table',
+  'resumable-kit',
+  'run',
+];
 
 /** What `--json` writes: the machine, the summary and every bench's own table. */
 export interface BenchRunJson {
