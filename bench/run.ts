@@ -25,6 +25,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchReport
   'hooks-tab-poll-sharing': () => import('./hooks-tab-poll-sharing.js'),
   'hooks-stream-memory': () => import('./hooks-stream-memory.js'),
   'event-log-memory': () => import('./event-log-memory.js'),
+  'relay-resumable-stream': () => import('./relay-resumable-stream.js'),
 };
 
 /** The other modules of bench/: shared code and tools, not benchmarks. */
