@@ -20,6 +20,7 @@ import { describeMachine, finishMachine, machineLine, type MachineInfo } from '.
 const benches: Record<string, () => Promise<{ default: () => Promise<BenchReport> }>> = {
   'stream-throughput': () => import('./stream-throughput.js'),
   'hooks-stream-first-event': () => import('./hooks-stream-first-event.js'),
+  'hooks-stream-resume': () => import('./hooks-stream-resume.js'),
   'hooks-stream-commits': () => import('./hooks-stream-commits.js'),
   'hooks-poll-sharing': () => import('./hooks-poll-sharing.js'),
   'hooks-tab-poll-sharing': () => import('./hooks-tab-poll-sharing.js'),
