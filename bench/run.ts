@@ -19,14 +19,26 @@ import { describeMachine, finishMachine, machineLine, type MachineInfo } from '.
 /** Every benchmark, by file name (without extension), in the order they run. */
 const benches: Record<string, () => Promise<{ default: () => Promise<BenchReport> }>> = {
   'stream-throughput': () => import('./stream-throughput.js'),
+  'hooks-stream-first-event': () => import('./hooks-stream-first-event.js'),
+  'hooks-stream-resume': () => import('./hooks-stream-resume.js'),
   'hooks-stream-commits': () => import('./hooks-stream-commits.js'),
   'hooks-poll-sharing': () => import('./hooks-poll-sharing.js'),
   'hooks-tab-poll-sharing': () => import('./hooks-tab-poll-sharing.js'),
   'hooks-stream-memory': () => import('./hooks-stream-memory.js'),
+  'event-log-memory': () => import('./event-log-memory.js'),
+  'relay-resumable-stream': () => import('./relay-resumable-stream.js'),
 };
 
 /** The other modules of bench/: shared code and tools, not benchmarks. */
-const helpers = ['bench-report', 'hooks-dom', 'hooks-kit', 'machine', 'readme-table', 'run'];
+const helpers = [
+  'bench-report',
+  'hooks-dom',
+  'hooks-kit',
+  'machine',
+  'readme-table',
+  'resumable-kit',
+  'run',
+];
 
 /** What `--json` writes: the machine, the summary and every bench's own table. */
 export interface BenchRunJson {
