@@ -74,11 +74,20 @@ export async function relayIntoLog(relay: LogRelay): Promise<void> {
       arm();
       const messages = await reader.read();
       if (messages === undefined) break;
+      // A chunk's messages are appended together: sent in order on one connection they keep their
+      // order, and a store across the network (Redis) takes them in one round trip, not one each.
+      const appended: Array<Promise<string>> = [];
+      let ended = false;
       for (const { data, id } of messages) {
         const { message, final } = loggedMessage(data, id, relay.upstreamResumable);
-        await log.append(key, message, final);
-        if (final) return;
+        appended.push(log.append(key, message, final));
+        if (final) {
+          ended = true;
+          break;
+        }
       }
+      await Promise.all(appended);
+      if (ended) return;
     }
     await log.abandon(key);
   } catch {
