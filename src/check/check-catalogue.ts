@@ -26,6 +26,7 @@ const HEADINGS = {
   execute: ['Execute', 'execute'],
   options: ['Options', 'options'],
   usage: ['Usage and credits', 'usage-and-credits'],
+  resumable: ['Resumable streams (0.4)', 'resumable-streams-04'],
 } as const;
 
 type HeadingKey = keyof typeof HEADINGS;
@@ -71,6 +72,22 @@ export const CHECKS = [
   check('stream.live', 'The stream sends each message as it comes, not all at the end', 'streams'),
   check('stream.keep-alive', 'A keep-alive comment at least every 15 s of silence', 'streams'),
   check('stream.refusal-json', 'A stream refused before it starts answers JSON', 'streams'),
+  check(
+    'events.after-position',
+    'An events read after a position repeats nothing and misses nothing',
+    'resumable',
+  ),
+  check('events.other-user', "Another user's events read: 404 RESULT_NOT_FOUND", 'resumable'),
+  check(
+    'events.final-event',
+    'The events read ends with the final event, then closes',
+    'resumable',
+  ),
+  check(
+    'events.follow',
+    "The multiplexed read sends a task's messages at their positions",
+    'resumable',
+  ),
   check('cors.preflight', 'A CORS preflight needs no token and allows the headers', 'headers'),
   check('cors.expose-headers', 'Answers expose x-task-id, location, retry-after', 'headers'),
   check('execute.answer', 'Execute answers 200 with the outcome', 'execute'),

@@ -19,6 +19,7 @@ import {
 } from './outcome-checks.js';
 import { reasonOf } from './answer-checks.js';
 import { checkErrorBodies, checkRefusals } from './refusal-checks.js';
+import { checkEventsReads } from './events-checks.js';
 import { checkKeepAlive, checkStream, checkStreamRefusal } from './stream-checks.js';
 import { checkSubmittedTask, type SeenUsage } from './task-checks.js';
 import { escapeControl, redact } from './shown-text.js';
@@ -262,6 +263,7 @@ async function runChecks(
     () => checkPreflights(run),
     () => checkStream(run, usages, outcomeUsages),
     () => checkStreamRefusal(run, refusals),
+    () => checkEventsReads(run),
     () => checkExecute(run, usages, outcomeUsages),
     () => checkFailedExecute(run),
   ]) {

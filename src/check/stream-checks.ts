@@ -64,7 +64,7 @@ const BURST_MS = 50;
 const NOTICEABLE_MS = 500;
 
 /** The exchange `CheckRun.open` attaches to the error it rejects with. */
-function exchangeOf(error: unknown): { exchange?: Exchange } {
+export function exchangeOf(error: unknown): { exchange?: Exchange } {
   const exchange = (error as { exchange?: Exchange } | undefined)?.exchange;
   return exchange ? { exchange } : {};
 }
@@ -282,13 +282,19 @@ function openLineNote(captured: CapturedStream): string {
     : '';
 }
 
-function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exchange): void {
+/** `stream.final-event`, or `events.final-event` for an events read: the final event last, then the close. */
+export function checkFinalEvent(
+  run: CheckRun,
+  captured: CapturedStream,
+  exchange: Exchange,
+  id: 'stream.final-event' | 'events.final-event' = 'stream.final-event',
+): void {
   const types = captured.messages.map(typeOf);
   const finalIndex = types.findIndex((type) => type === 'task.completed' || type === 'task.failed');
   const expected =
     'task.completed or task.failed as the last message, then the server closes the stream';
   if (finalIndex < 0) {
-    run.fail('stream.final-event', {
+    run.fail(id, {
       expected,
       observed:
         captured.end === 'time-limit'
@@ -299,7 +305,7 @@ function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exch
     return;
   }
   if (finalIndex < captured.messages.length - 1) {
-    run.fail('stream.final-event', {
+    run.fail(id, {
       expected,
       observed: `${captured.messages.length - finalIndex - 1} message(s) after ${types[finalIndex]}, the first of type ${types[finalIndex + 1] ?? 'unknown'}`,
       exchange,
@@ -307,7 +313,7 @@ function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exch
     return;
   }
   if (captured.end !== 'closed') {
-    run.fail('stream.final-event', {
+    run.fail(id, {
       expected,
       observed:
         captured.end === 'broke'
@@ -318,7 +324,7 @@ function checkFinalEvent(run: CheckRun, captured: CapturedStream, exchange: Exch
     return;
   }
   run.pass(
-    'stream.final-event',
+    id,
     `${types[finalIndex]}, closed ${Math.round(captured.endedAt - (captured.finalAt ?? captured.endedAt))} ms later`,
   );
 }

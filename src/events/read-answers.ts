@@ -13,12 +13,20 @@ import { EventLogError, type EventLog, type EventLogEntry, type EventLogKey } fr
 import { formatServerSentEvent, KEEP_ALIVE_COMMENT } from './format-server-sent-event.js';
 import { parsePosition } from './log-position.js';
 
+/** Every `reason` a read is refused with (docs/protocol.md, "Resumable streams (0.4)"). */
+export type ReadRefusalReason =
+  | 'RESULT_NOT_FOUND'
+  | 'EVENTS_EXPIRED'
+  | 'EVENTS_UNAVAILABLE'
+  | 'INVALID_HEADER'
+  | 'INVALID_FOLLOW';
+
 /** A read refused before any event: the caller answers it with the error body of its status. */
 export interface ReadRefusal {
   /** The HTTP status. */
   status: 400 | 404 | 410 | 422 | 503;
   /** The error body's reason. */
-  reason: string;
+  reason: ReadRefusalReason;
   /** The error body's message. */
   message: string;
 }

@@ -150,6 +150,11 @@ export const de: TaskwireMessages = {
       'Es laufen zu viele Aufgaben. Warten Sie, bis eine beendet ist, und versuchen Sie es dann erneut.',
     EXECUTE_TIMEOUT:
       'Die Aufgabe dauert länger, als eine direkte Antwort dauern darf; sie läuft beim Dienst weiter.',
+    EVENTS_EXPIRED:
+      'Die Zwischenstände der Aufgabe werden nicht mehr aufbewahrt; stattdessen wird ihr Ergebnis gelesen.',
+    EVENTS_UNAVAILABLE:
+      'Die Zwischenstände der Aufgabe konnten nicht gelesen werden. Versuchen Sie es später erneut.',
+    INVALID_FOLLOW: 'Der Dienst hat die Liste der verfolgten Aufgaben abgelehnt.',
     TASK_ERROR: 'Die Aufgabe ist fehlgeschlagen.',
     INTERNAL: 'Beim Dienst ist ein Fehler aufgetreten. Versuchen Sie es später erneut.',
     INVALID_TASK_NAME: 'Der Aufgabenname ist ungültig.',

@@ -6,10 +6,10 @@ import * as z from 'zod/mini';
 import { errorBodySchema } from './error-body.js';
 import { TASK_NAME_PATTERN } from './names.js';
 import { jsonObjectSchema, taskIdSchema } from './records.js';
-import { isPosition, MAX_FOLLOWED_TASKS } from './resumable-streams.js';
+import { MAX_FOLLOWED_TASKS, POSITION_PATTERN } from './resumable-streams.js';
 
 /** A position as the wire carries it (see `isPosition`). */
-const positionSchema = z.string().check(z.refine(isPosition));
+export const positionSchema = z.string().check(z.regex(POSITION_PATTERN));
 
 /** One task a multiplexed read follows: its name, its id, and the position it has (or null). */
 export const followedTaskSchema = z.object({

@@ -36,7 +36,7 @@ export function offersResumableStreams(headers: Headers): boolean {
 }
 
 /** A position as the wire carries it: a non-empty string of visible ASCII, at most 64 characters. */
-const POSITION_PATTERN = /^[\x21-\x7e]{1,64}$/;
+export const POSITION_PATTERN = /^[\x21-\x7e]{1,64}$/;
 
 /** Whether `value` can be a position (docs/protocol.md, "Resumable streams (0.4)"). */
 export function isPosition(value: unknown): value is string {

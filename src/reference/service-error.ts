@@ -27,6 +27,10 @@ export const ERROR_REASON_STATUSES = {
   RATE_LIMITED: [429],
   TOO_MANY_TASKS: [429],
   EXECUTE_TIMEOUT: [504],
+  // The reads of resumable streams (docs/protocol.md, "Resumable streams (0.4)").
+  EVENTS_EXPIRED: [410],
+  EVENTS_UNAVAILABLE: [503],
+  INVALID_FOLLOW: [422],
   // Only ever a failed task's reason (with `statusCode` 500 in its result), never an answer's.
   TASK_ERROR: [],
   INTERNAL: [500],

@@ -7,10 +7,15 @@ import { isEventStreamMediaType, isJsonMediaType } from '../protocol/media-types
 
 /**
  * Every `reason` the proxy answers with on its own (docs/protocol.md, "The server proxy"): the
- * protocol's own for what it refuses before the service is asked, and four of its own for what went
+ * protocol's own for what it refuses before the service is asked, those of the reads it serves from
+ * its event log (docs/protocol.md, "Resumable streams (0.4)"), and four of its own for what went
  * wrong between it and the service.
  */
 export type TaskProxyErrorReason =
+  | 'INVALID_HEADER'
+  | 'EVENTS_EXPIRED'
+  | 'EVENTS_UNAVAILABLE'
+  | 'INVALID_FOLLOW'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'TASK_NOT_FOUND'

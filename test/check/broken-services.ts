@@ -121,6 +121,32 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A task's events read (docs/protocol.md, "Resumable streams (0.4)"). */
+const isEventsRead = (request: Request) =>
+  request.method === 'GET' && pathOf(request).endsWith('/events');
+/** An events read after a position. */
+const isReadAfter = (request: Request) =>
+  isEventsRead(request) && request.headers.has('last-event-id');
+
+/** The position before `position`, as the reference service writes them (16 digits from 1). */
+function positionBefore(position: string): string | null {
+  const before = Number(position) - 1;
+  return before < 1 ? null : String(before).padStart(16, '0');
+}
+
+/** An answer whose body passes every chunk on but never closes: only the reader's cancel ends it. */
+function neverClosing(response: Response): Response {
+  const reader = response.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) controller.enqueue(value);
+      else await new Promise(() => undefined);
+    },
+  });
+  return new Response(body, { status: response.status, headers: headersOf(response) });
+}
+
 const isExecute = (request: Request) =>
   request.method === 'POST' && pathOf(request).endsWith('/execute');
 
@@ -259,6 +285,10 @@ export const brokenServices: BrokenService[] = [
       'result.retry-after',
       'result.malformed-id',
       'result.other-user',
+      'events.after-position',
+      'events.other-user',
+      'events.final-event',
+      'events.follow',
     ],
   },
   submitWith200,
@@ -494,17 +524,7 @@ export const brokenServices: BrokenService[] = [
     observed: /still open .* after task\.completed/,
     wrap: around(isStream, async (request, send) => {
       const response = await send(request);
-      if (response.status !== 200) return response;
-      const reader = response.body!.getReader();
-      // Passes every chunk on, but never closes: only the reader's cancel ends it.
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { done, value } = await reader.read();
-          if (!done) controller.enqueue(value);
-          else await new Promise(() => undefined);
-        },
-      });
-      return new Response(body, { status: 200, headers: headersOf(response) });
+      return response.status === 200 ? neverClosing(response) : response;
     }),
   },
   {
@@ -530,6 +550,71 @@ export const brokenServices: BrokenService[] = [
         headers: headersOf(response, { 'content-type': 'text/event-stream; charset=utf-8' }),
       });
     }),
+  },
+  {
+    check: 'events.after-position',
+    name: 'an events read that starts at the position instead of after it',
+    observed: /after position \d+, it repeated task\.\S+ at \d+, which the reader already had/,
+    wrap: around(isReadAfter, (request, send) =>
+      send(
+        withHeaders(request, {
+          'last-event-id': positionBefore(request.headers.get('last-event-id')!),
+        }),
+      ),
+    ),
+  },
+  {
+    check: 'events.after-position',
+    name: 'an events read that skips the first message after the position',
+    observed: /after position \d+, it skipped 1 message\(s\), the first \S+ at \d+/,
+    wrap: around(isReadAfter, async (request, send) => {
+      const response = await send(request);
+      if (response.status !== 200) return response;
+      let dropped = false;
+      return rewriteStream(response, (text) => {
+        if (dropped || !text.startsWith('id:')) return text;
+        dropped = true;
+        return '';
+      });
+    }),
+  },
+  {
+    check: 'events.other-user',
+    name: "an events read that serves another user's log",
+    observed: /^200 \(text\/event-stream/,
+    wrap: around(
+      (request) =>
+        isEventsRead(request) &&
+        request.headers.get('authorization') === `Bearer ${OTHER_USER_TOKEN}`,
+      (request, send) => send(withHeaders(request, { authorization: `Bearer ${USER_TOKEN}` })),
+    ),
+  },
+  {
+    check: 'events.final-event',
+    name: 'an events read left open after the final event',
+    observed: /still open .* after task\.completed/,
+    wrap: around(
+      (request) => isEventsRead(request) && !isReadAfter(request),
+      async (request, send) => {
+        const response = await send(request);
+        return response.status === 200 ? neverClosing(response) : response;
+      },
+    ),
+  },
+  {
+    check: 'events.follow',
+    name: 'a multiplexed read that sends bare events, without task and position',
+    observed: /message 1: /,
+    wrap: around(
+      (request) => request.method === 'POST' && pathOf(request) === '/workflows/events',
+      async (request, send) => {
+        const response = await send(request);
+        if (response.status !== 200) return response;
+        return rewriteStream(response, (text) =>
+          text.replace(/^data: \{"task":.*?"message":(\{.*\})\}$/gm, 'data: $1'),
+        );
+      },
+    ),
   },
   {
     check: 'cors.preflight',

@@ -77,6 +77,35 @@ describe('checkService', () => {
     expect(report.tasksStarted).toBe(5);
   });
 
+  it('skips the events checks, and fails none, for a service that offers no resumable streams', async () => {
+    const { createReferenceService, demoTasks } = await import('../../src/reference/index.js');
+    const service = createReferenceService({
+      timeScale: 0.1,
+      tasks: demoTasks,
+      userTokens: { [USER_TOKEN]: 'alice', 'bob-token-x': 'bob' },
+      clientTokens: [CLIENT_TOKEN],
+      events: false,
+    });
+    onTestFinished(() => service.close());
+    const report = await checkService({
+      ...FAST,
+      otherUserToken: 'bob-token-x',
+      baseUrl: 'http://taskwire.test',
+      fetch: (request) => service.fetch(request),
+    });
+    const events = report.results.filter((result) => result.id.startsWith('events.'));
+    expect(events.map((result) => [result.id, result.outcome, result.why])).toEqual(
+      ['events.after-position', 'events.other-user', 'events.final-event', 'events.follow'].map(
+        (id) => [
+          id,
+          'skipped',
+          'the service offers no resumable streams (no answer carried x-taskwire-resumable: 1)',
+        ],
+      ),
+    );
+    expect(report.failed).toBe(0);
+  });
+
   it('checks a service below a base path, and a list of allowed origins', async () => {
     const { createReferenceService, demoTasks } = await import('../../src/reference/index.js');
     const service = createReferenceService({
@@ -177,6 +206,7 @@ describe('checkService', () => {
         'needs params that make echo fail (--failing-params)',
       ),
       'result.other-user': expect.stringContaining('--other-user-token'),
+      'events.other-user': expect.stringContaining('--other-user-token'),
       'result.retry-after': expect.stringContaining('had ended by the first read'),
       'stream.event-ids': expect.stringContaining('no custom event'),
       'stream.live': expect.stringContaining('no progress below 100 %'),
@@ -199,6 +229,8 @@ describe('checkService', () => {
     const result = report.results.find((candidate) => candidate.id === 'result.other-user');
     expect(result).toMatchObject({ outcome: 'skipped' });
     expect(result?.why).toMatch(/refused the other user's token \(401\)/);
+    const events = report.results.find((candidate) => candidate.id === 'events.other-user');
+    expect(events).toMatchObject({ outcome: 'skipped', why: result?.why });
     expect(JSON.stringify(report)).not.toContain('nobody-knows-this-token');
   });
 

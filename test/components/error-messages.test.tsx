@@ -28,12 +28,13 @@ import {
 } from '../../src/reference/index.js';
 import type { refusal } from '../../src/client/error-factories.js';
 import type { TaskProxyErrorReason } from '../../src/server/proxy-answers.js';
+import type { ReadRefusalReason } from '../../src/events/read-answers.js';
 import { findEnglishWords } from '../../stories/english-words.js';
 
 // Every reason of the protocol, of the client's refusals and of the proxy has words: this fails to compile when one is added
 // without them.
 const everyServiceReason: ErrorReasonName[] = [] as (
-  ErrorReason | TaskProxyErrorReason | Parameters<typeof refusal>[0]
+  ErrorReason | TaskProxyErrorReason | ReadRefusalReason | Parameters<typeof refusal>[0]
 )[];
 
 const CODES: TaskwireErrorCode[] = ['http', 'network', 'timeout', 'protocol', 'aborted', 'auth'];
@@ -97,6 +98,9 @@ describe('error texts', () => {
       'NOT_A_TASKWIRE_ANSWER',
       'JOURNAL_ENTRY_REFUSED',
       'UPSTREAM_UNAVAILABLE',
+      'EVENTS_EXPIRED',
+      'EVENTS_UNAVAILABLE',
+      'INVALID_FOLLOW',
     ]) {
       expect(REASONS).toContain(reason);
     }

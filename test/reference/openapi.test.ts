@@ -104,6 +104,11 @@ async function callOperation(
     if (name === 'Retry-After' && value !== null) expect(Number(value)).toBeGreaterThanOrEqual(1);
   }
   const contentType = response.headers.get('content-type') ?? '';
+  if (status === 204) {
+    expect(documented.value.content, `${status} has no body`).toBeUndefined();
+    expect(await response.text()).toBe('');
+    return { status, json: undefined, events: [], response };
+  }
   if (contentType.startsWith('text/event-stream')) {
     expect(Object.keys(documented.value.content as object)).toEqual(['text/event-stream']);
     const events = eventsOf(await readStream(response));
@@ -337,6 +342,45 @@ describe('the reference service against its OpenAPI document', () => {
       await service.close();
     });
 
+    it('answers the short start and both events reads as documented', async () => {
+      const service = quickService();
+      const params = VALID_PARAMS[task];
+      const started = await callOperation(service, `/workflows/${task}/stream`, 'post', {
+        body: { params },
+        headers: { ...AUTH, prefer: 'respond-async', 'idempotency-key': `short-${task}` },
+      });
+      expect(started.status).toBe(202);
+      expect(started.response.headers.get('preference-applied')).toBe('respond-async');
+      const id = (started.json as { response: { id: string } }).response.id;
+      const eventsPath = `/workflows/${task}/{id}/events`;
+      const whole = await callOperation(service, eventsPath, 'get', { id });
+      expect(whole.status).toBe(200);
+      expect(['task.completed', 'task.failed']).toContain(
+        (whole.events.at(-1) as { type: string }).type,
+      );
+      const followed = await callOperation(service, '/workflows/events', 'post', {
+        body: { follow: [{ task, id, after: null }] },
+      });
+      expect(followed.status).toBe(200);
+      expect(followed.events).toHaveLength(whole.events.length);
+      const last = (followed.events.at(-1) as { position: string }).position;
+      const after = await callOperation(service, eventsPath, 'get', {
+        id,
+        headers: { ...AUTH, 'last-event-id': last },
+      });
+      expect(after.status).toBe(204);
+      const refused = [
+        await callOperation(service, eventsPath, 'get', { id: 'no-such-id' }),
+        await callOperation(service, eventsPath, 'get', {
+          id,
+          headers: { ...AUTH, 'last-event-id': 'not a position' },
+        }),
+        await callOperation(service, '/workflows/events', 'post', { body: { follow: [] } }),
+      ];
+      expect(refused.map((answer) => answer.status)).toEqual([404, 400, 422]);
+      await service.close();
+    });
+
     it('answers Execute and Options as documented', async () => {
       const service = quickService();
       const params = VALID_PARAMS[task];
@@ -393,7 +437,59 @@ describe('the reference service against its OpenAPI document', () => {
       }),
     ];
     expect(refused.map((answer) => answer.status)).toEqual([404, 404]);
+    const events = await callOperation(service, '/workflows/{task}/{id}/events', 'get', {
+      task: 'echo',
+      id,
+    });
+    expect(events.status).toBe(200);
+    const unknownTask = await callOperation(service, '/workflows/{task}/{id}/events', 'get', {
+      task: 'nope',
+      id,
+    });
+    expect(unknownTask.status).toBe(404);
+    const shortStart = await callOperation(service, '/workflows/{task}/stream', 'post', {
+      task: 'echo',
+      body: { params },
+      headers: { ...AUTH, prefer: 'respond-async' },
+    });
+    expect(shortStart.status).toBe(202);
     await service.close();
+  });
+
+  it('derives the schemas of the reads from src/protocol, and refuses what breaks them', () => {
+    const position = at(['components', 'schemas', 'Position']).value;
+    expect(position).toMatchObject({ type: 'string', pattern: '^[\\x21-\\x7e]{1,64}$' });
+    const follow = at(['components', 'schemas', 'FollowRequest']).value;
+    expect(JSON.stringify(follow)).toContain('"maxItems":100');
+    const request = ['components', 'schemas', 'FollowRequest'];
+    expect(
+      validateAt(request, { follow: [{ task: 'echo', id: 'a', after: null }] }),
+    ).toBeUndefined();
+    expect(validateAt(request, { follow: [] })).toBeDefined();
+    expect(
+      validateAt(request, { follow: [{ task: 'echo', id: 'a', after: 'two words' }] }),
+    ).toBeDefined();
+    const message = ['components', 'schemas', 'FollowMessage'];
+    expect(
+      validateAt(message, {
+        task: 'echo',
+        id: 'a',
+        position: '1',
+        message: { type: 'task.progress' },
+      }),
+    ).toBeUndefined();
+    expect(validateAt(message, { task: 'echo', id: 'a', position: '1' })).toBeDefined();
+    const stream = at(['paths', '/workflows/echo/stream', 'post']).value as {
+      parameters: Array<{ $ref: string }>;
+      responses: Record<string, unknown>;
+    };
+    expect(stream.parameters.map((parameter) => parameter.$ref)).toContain(
+      '#/components/parameters/Prefer',
+    );
+    expect(stream.responses['202']).toBeDefined();
+    expect(JSON.stringify(stream.responses['422'])).toContain('IDEMPOTENCY_KEY_REUSED');
+    const events = at(['paths', '/workflows/echo/{id}/events', 'get', 'responses', '410']).value;
+    expect(JSON.stringify(events)).toContain('EVENTS_EXPIRED');
   });
 
   it('documents the answers of the limits: 415, 422 for a notification, 429 and 504', async () => {

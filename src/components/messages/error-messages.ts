@@ -15,7 +15,8 @@ export type ErrorCodeName = 'http' | 'network' | 'timeout' | 'protocol' | 'abort
  * Every `reason` the components have words for: those of docs/protocol.md, "Error bodies", the
  * client's own refusals and findings (`INVALID_TASK_NAME`, `INVALID_TASK_ID`, `INVALID_BASE_URL`,
  * `REDIRECT`, `CONNECT_FAILED`, `NOT_A_TASKWIRE_ANSWER`), the journal's `SCOPE_REQUIRED` and
- * `JOURNAL_ENTRY_REFUSED`, and the server proxy's `UPSTREAM_*`.
+ * `JOURNAL_ENTRY_REFUSED`, the server proxy's `UPSTREAM_*`, and those of the reads of resumable
+ * streams (`EVENTS_EXPIRED`, `EVENTS_UNAVAILABLE`, `INVALID_FOLLOW`).
  */
 export type ErrorReasonName =
   | 'UNAUTHENTICATED'
@@ -36,6 +37,9 @@ export type ErrorReasonName =
   | 'RATE_LIMITED'
   | 'TOO_MANY_TASKS'
   | 'EXECUTE_TIMEOUT'
+  | 'EVENTS_EXPIRED'
+  | 'EVENTS_UNAVAILABLE'
+  | 'INVALID_FOLLOW'
   | 'TASK_ERROR'
   | 'INTERNAL'
   | 'INVALID_TASK_NAME'
@@ -107,6 +111,9 @@ export const errorMessages: ErrorMessages = {
   RATE_LIMITED: 'Too many requests. Wait, then try again.',
   TOO_MANY_TASKS: 'Too many tasks are running. Wait, then try again.',
   EXECUTE_TIMEOUT: 'The task runs on; its result comes later.',
+  EVENTS_EXPIRED: "The task's updates are no longer kept; its result is read instead.",
+  EVENTS_UNAVAILABLE: "The task's updates could not be read. Try again later.",
+  INVALID_FOLLOW: notTaken,
   TASK_ERROR: taskFailed,
   INTERNAL: 'The service failed. Try again later.',
   INVALID_TASK_NAME: 'The task name is not valid.',

@@ -9,6 +9,7 @@ import { TASK_NAME_PATTERN } from '../../protocol/names.js';
 import type { AnyTaskDefinition } from '../define-task.js';
 import { demoTasks } from '../demo-tasks.js';
 import { methodOf, type Endpoint } from '../../protocol/match-route.js';
+import { FOLLOW_PATH, RESPOND_ASYNC, RESUMABLE_HEADER } from '../../protocol/resumable-streams.js';
 import { ERROR_REASON_STATUSES, type ErrorReason } from '../service-error.js';
 import {
   addTaskSchema,
@@ -43,10 +44,10 @@ export interface OpenApiDocument {
 }
 
 /**
- * The version of the document: the wire protocol of docs/protocol.md as of taskwire 0.2. It changes
- * when the protocol does, not with every release of the package.
+ * The version of the document: the wire protocol of docs/protocol.md as of taskwire 0.4 (resumable
+ * streams). It changes when the protocol does, not with every release of the package.
  */
-const DOCUMENT_VERSION = '0.2.0';
+const DOCUMENT_VERSION = '0.4.0';
 
 /** The tag of the paths that serve any task. */
 const ANY_TASK_TAG = 'Any task';
@@ -78,10 +79,27 @@ const ENDPOINT_REASONS: Readonly<Record<Endpoint, readonly ErrorReason[]>> = {
   submit: [...EVERY_POST, 'INVALID_NOTIFICATION', 'IDEMPOTENCY_KEY_REUSED', 'TOO_MANY_TASKS'],
   // NOT_FOUND: an id with a malformed percent escape names no endpoint.
   result: [...EVERY_REQUEST, 'NOT_FOUND', 'RESULT_NOT_FOUND', 'RESULT_EXPIRED'],
-  stream: [...EVERY_POST, 'TOO_MANY_TASKS'],
+  // IDEMPOTENCY_KEY_REUSED: the short start honours Idempotency-Key as Submit does.
+  stream: [...EVERY_POST, 'IDEMPOTENCY_KEY_REUSED', 'TOO_MANY_TASKS'],
   execute: [...EVERY_POST, 'TOO_MANY_TASKS', 'EXECUTE_TIMEOUT'],
   options: EVERY_POST,
 };
+
+/** The reasons of a task's events read (docs/protocol.md, "Resumable streams (0.4)"). */
+const EVENTS_READ_REASONS: readonly ErrorReason[] = [
+  ...EVERY_REQUEST,
+  'NOT_FOUND',
+  'RESULT_NOT_FOUND',
+  'EVENTS_EXPIRED',
+  'EVENTS_UNAVAILABLE',
+];
+
+/** The reasons of the multiplexed read: its body is a list of tasks, not params. */
+const FOLLOW_REASONS: readonly ErrorReason[] = [
+  ...EVERY_REQUEST,
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INVALID_FOLLOW',
+];
 
 /** The reasons added on the paths of any task: the name may name no task, or be malformed. */
 const ANY_TASK_REASONS: readonly ErrorReason[] = ['NOT_FOUND', 'TASK_NOT_FOUND'];
@@ -111,7 +129,10 @@ const ENDPOINTS: Readonly<Record<Endpoint, { summary: string; citation: string; 
       "Creates a task and answers with its events as server-sent events, under the task's " +
       '`x-task-id`; the stream ends after `task.completed` or `task.failed`. The task outlives its ' +
       'stream: a client that loses the connection reads the outcome with Get Result instead of ' +
-      'posting again. A request refused before the task starts is a JSON error answer, never a stream.',
+      'posting again. A request refused before the task starts is a JSON error answer, never a stream. ' +
+      'With `Prefer: respond-async` (the short start, docs/protocol.md, "Resumable streams (0.4)") ' +
+      'it answers 202 as Submit does, honouring `Idempotency-Key`, and the task is read with the ' +
+      'events reads.',
   },
   execute: {
     summary: 'Execute',
@@ -148,6 +169,13 @@ const DESCRIPTION = [
     'rate limit, headers, content type, size, body, task name, params, notification, idempotency ' +
     "key, the user's share of tasks. Every JSON answer is `application/json; charset=utf-8` with " +
     '`Cache-Control: no-store`; every answer that is not 2xx has the `ErrorBody`.',
+  '',
+  `Resumable streams (docs/protocol.md, "Resumable streams (0.4)"): every answer carries ` +
+    `\`${RESUMABLE_HEADER}: 1\`; every message of a stream and of an events read has its position ` +
+    "as its SSE `id:` (a custom event's uuid moves into the message as `eventId`); a task's " +
+    'messages are read again after a position with `GET /workflows/{task}/{id}/events` and ' +
+    "`Last-Event-ID`, and a page's tasks with one multiplexed read, `POST /workflows/events`. Only " +
+    'the user who started a task reads its messages.',
   '',
   'A Submit, Stream or Execute body may carry members besides `params` (and `notification` on ' +
     'Submit); they are ignored. Params and results are described with the JSON Schema of each ' +
@@ -266,6 +294,30 @@ function pricing(task: AnyTaskDefinition): string {
   );
 }
 
+/** One message of `set`'s stream or events read: a known `task.*` event, or a custom one. */
+function streamItemSchema(set: OperationSet): JsonSchema {
+  return {
+    anyOf: [
+      schemaRef('ProgressEvent'),
+      { allOf: [schemaRef('PartialResultEvent'), { properties: { result: set.result } }] },
+      {
+        allOf: [
+          schemaRef('CompletedEvent'),
+          { properties: { result: { anyOf: [set.result, { type: 'null' }] } } },
+        ],
+      },
+      schemaRef('FailedEvent'),
+      set.events,
+    ],
+  };
+}
+
+/** What every event stream of the service is, in words. */
+const EVENT_STREAM_TEXT =
+  'Server-sent events (`text/event-stream; charset=utf-8`): each message is one ' +
+  '`data: <JSON object>` line and a blank line, the object one of `x-itemSchema`. ' +
+  'A `: keep-alive` comment comes at least every 15 s of silence.';
+
 /** The success answer of `endpoint`. */
 function successResponse(endpoint: Endpoint, set: OperationSet): [string, JsonSchema] {
   const taskIdHeader = { 'x-task-id': { $ref: '#/components/headers/TaskId' } };
@@ -303,32 +355,14 @@ function successResponse(endpoint: Endpoint, set: OperationSet): [string, JsonSc
               schema: {
                 type: 'string',
                 description:
-                  'Server-sent events (`text/event-stream; charset=utf-8`): each message is one ' +
-                  '`data: <JSON object>` line and a blank line, the object one of `x-itemSchema`; ' +
-                  'a custom `event.*` message also has an `id: <uuid>` line, the id Get Result ' +
-                  'lists for it. A `: keep-alive` comment comes at least every 15 s of silence. ' +
-                  'The stream ends after `task.completed` or `task.failed`; a `task.*` type not ' +
-                  'listed here comes from a newer service and is passed on or ignored.',
+                  `${EVENT_STREAM_TEXT} Every message has its position as its \`id:\` line ` +
+                  '(a custom event carries the id Get Result lists for it as `eventId`; from a ' +
+                  'service that offers no resumable streams, only a custom `event.*` message has ' +
+                  'an `id:` line, that id). The stream ends after `task.completed` or ' +
+                  '`task.failed`; a `task.*` type not listed here comes from a newer service and ' +
+                  'is passed on or ignored.',
               },
-              'x-itemSchema': {
-                anyOf: [
-                  schemaRef('ProgressEvent'),
-                  {
-                    allOf: [
-                      schemaRef('PartialResultEvent'),
-                      { properties: { result: set.result } },
-                    ],
-                  },
-                  {
-                    allOf: [
-                      schemaRef('CompletedEvent'),
-                      { properties: { result: { anyOf: [set.result, { type: 'null' }] } } },
-                    ],
-                  },
-                  schemaRef('FailedEvent'),
-                  set.events,
-                ],
-              },
+              'x-itemSchema': streamItemSchema(set),
             },
           },
         },
@@ -369,7 +403,9 @@ function operation(
     { $ref: '#/components/parameters/Platform' },
     { $ref: '#/components/parameters/Touchpoint' },
   );
-  if (endpoint === 'submit') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (endpoint === 'submit' || endpoint === 'stream')
+    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (endpoint === 'stream') parameters.push({ $ref: '#/components/parameters/Prefer' });
   const notes = [`${text} (${citation})`];
   if (set.task !== undefined && endpoint === 'options') notes.push(pricing(set.task));
   if (set.task?.notifies === true && endpoint === 'submit') {
@@ -389,7 +425,110 @@ function operation(
     ...(endpoint === 'result'
       ? {}
       : { requestBody: requestBody(set.params, endpoint === 'submit') }),
-    responses: { [status]: success, ...errorResponses(reasons, responseComponents) },
+    responses: {
+      [status]: success,
+      ...(endpoint === 'stream' ? { '202': shortStartResponse() } : {}),
+      ...errorResponses(reasons, responseComponents),
+    },
+  };
+}
+
+/** The short start's answer: Submit's, plus `Preference-Applied`. */
+function shortStartResponse(): JsonSchema {
+  return {
+    description:
+      'The short start (`Prefer: respond-async`): accepted, as Submit answers; read the task with the events reads.',
+    headers: {
+      Location: { $ref: '#/components/headers/Location' },
+      'x-task-id': { $ref: '#/components/headers/TaskId' },
+      'Preference-Applied': { $ref: '#/components/headers/PreferenceApplied' },
+    },
+    content: json(envelope(schemaRef('SubmitAnswer'))),
+  };
+}
+
+/** An event stream of `item`s, described by `text`. */
+function eventStream(text: string, item: JsonSchema): JsonSchema {
+  return {
+    'text/event-stream': {
+      schema: { type: 'string', description: `${EVENT_STREAM_TEXT} ${text}` },
+      'x-itemSchema': item,
+    },
+  };
+}
+
+/** The events read of `set`'s tasks (docs/protocol.md, "Resumable streams (0.4)"). */
+function eventsOperation(set: OperationSet, responseComponents: ResponseComponents): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  if (set.task === undefined) parameters.push({ $ref: '#/components/parameters/TaskName' });
+  parameters.push(
+    { $ref: '#/components/parameters/TaskId' },
+    { $ref: '#/components/parameters/LastEventId' },
+    { $ref: '#/components/parameters/Platform' },
+    { $ref: '#/components/parameters/Touchpoint' },
+  );
+  const reasons = new Set([
+    ...EVENTS_READ_REASONS,
+    ...(set.task === undefined ? ANY_TASK_REASONS : []),
+  ]);
+  return {
+    operationId: `${set.idPrefix}events`,
+    summary: set.task === undefined ? 'Events read' : `Events read: ${set.task.name}`,
+    description:
+      "The task's stream messages after the position in `Last-Event-ID` (from its first message " +
+      'without one), each with its position as its `id:`, then the live ones, closed right after ' +
+      "the final event. Another user's task, an unknown id and a task with no log are 404 " +
+      "`RESULT_NOT_FOUND`, as Get Result; a read past the log's limits is 410 `EVENTS_EXPIRED`, " +
+      'and the task is then read with Get Result (docs/protocol.md, "Resumable streams (0.4)")',
+    tags: [set.tag],
+    parameters,
+    responses: {
+      '200': {
+        description: "The task's messages after the position.",
+        headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-cache' } } },
+        content: eventStream(
+          'Every message has its position as its `id:` line; the read ends after `task.completed` or `task.failed`.',
+          streamItemSchema(set),
+        ),
+      },
+      '204': {
+        description:
+          'The log has ended and holds nothing after the position: the reader has the final event.',
+      },
+      ...errorResponses(reasons, responseComponents),
+    },
+  };
+}
+
+/** The multiplexed read: one connection for all of a page's tasks. */
+function followPathItem(responseComponents: ResponseComponents): Record<string, unknown> {
+  return {
+    post: {
+      operationId: 'followEvents',
+      summary: 'Multiplexed events read',
+      description:
+        'The messages of 1 to 100 tasks, each after the position the page has, interleaved as ' +
+        'they happen, closed once every followed task has ended (its final message or its error). ' +
+        'A task whose final message the page already has gets nothing (docs/protocol.md, ' +
+        '"Resumable streams (0.4)").',
+      tags: [ANY_TASK_TAG],
+      parameters: [
+        { $ref: '#/components/parameters/Platform' },
+        { $ref: '#/components/parameters/Touchpoint' },
+      ],
+      requestBody: { required: true, content: json(schemaRef('FollowRequest')) },
+      responses: {
+        '200': {
+          description: "The followed tasks' messages.",
+          headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-cache' } } },
+          content: eventStream(
+            'Messages carry no `id:` line: each names its task, its id and its position.',
+            schemaRef('FollowMessage'),
+          ),
+        },
+        ...errorResponses(FOLLOW_REASONS, responseComponents),
+      },
+    },
   };
 }
 
@@ -409,6 +548,9 @@ function pathItems(
       [methodOf(endpoint).toLowerCase()]: operation(endpoint, set, responseComponents),
     };
   }
+  items[`/workflows/${set.pathName}/{id}/events`] = {
+    get: eventsOperation(set, responseComponents),
+  };
   return items;
 }
 
@@ -486,6 +628,22 @@ function sharedComponents(): Record<string, Record<string, unknown>> {
           'same user for the same task within 24 h answers the first answer again.',
         schema: { type: 'string', pattern: '^[!-~]{1,255}$' },
       },
+      LastEventId: {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description:
+          'The position of the last message the reader has; the read answers the messages after ' +
+          'it. One that is no position of this service is 400 `INVALID_HEADER`.',
+        schema: schemaRef('Position'),
+      },
+      Prefer: {
+        name: 'Prefer',
+        in: 'header',
+        required: false,
+        description: `\`${RESPOND_ASYNC}\` asks for the short start: 202 with the task's id instead of the stream.`,
+        schema: { type: 'string' },
+      },
     },
     headers: {
       Location: {
@@ -497,6 +655,11 @@ function sharedComponents(): Record<string, Record<string, unknown>> {
       RetryAfter: {
         description: 'Whole seconds to wait before the next request, at least 1.',
         schema: { type: 'integer', minimum: 1 },
+      },
+      PreferenceApplied: {
+        description: `\`${RESPOND_ASYNC}\`: the short start was applied.`,
+        required: true,
+        schema: { type: 'string', const: RESPOND_ASYNC },
       },
     },
     responses: {
@@ -589,6 +752,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
       responses,
     ),
   };
+  paths[FOLLOW_PATH] = followPathItem(responses);
   for (const task of tasks) {
     Object.assign(paths, pathItems(taskOperations(task, schemas), responses));
   }

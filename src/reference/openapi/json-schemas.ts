@@ -11,6 +11,11 @@
  */
 import * as z from 'zod/mini';
 import { errorBodySchema } from '../../protocol/error-body.js';
+import {
+  followMessageSchema,
+  followRequestSchema,
+  positionSchema,
+} from '../../protocol/follow-schemas.js';
 import { EVENT_ACTION_PATTERN } from '../../protocol/names.js';
 import { notificationRequestSchema } from '../../protocol/notification.js';
 import {
@@ -75,6 +80,9 @@ const PROTOCOL_SCHEMAS: ReadonlyArray<readonly [string, z.core.$ZodType]> = [
   ['PartialResultEvent', knownStreamEventSchemas['task.partial-result']],
   ['CompletedEvent', knownStreamEventSchemas['task.completed']],
   ['FailedEvent', knownStreamEventSchemas['task.failed']],
+  ['Position', positionSchema],
+  ['FollowRequest', followRequestSchema],
+  ['FollowMessage', followMessageSchema],
 ];
 
 /** What the zod schemas say only in code (refinements, the wire's rules around them). */
@@ -106,6 +114,16 @@ const PROTOCOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'or a `mobileDeeplink`; a `deeplink` must be `https:`, a `mobileDeeplink` `https:` or an app ' +
     'scheme; `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` and `http:` are refused (422 ' +
     '`INVALID_NOTIFICATION`).',
+  Position:
+    'A message\'s position in its task\'s log (docs/protocol.md, "Resumable streams (0.4)"): ' +
+    'opaque, ordered as strings among the positions of one task; sent back as `Last-Event-ID`.',
+  FollowRequest:
+    'The body of the multiplexed read: the tasks to follow, each once (else 422 ' +
+    '`INVALID_FOLLOW`), with the position the page has of each, or null for all its messages.',
+  FollowMessage:
+    "One message of the multiplexed read: a task's stream message at its position, or, for a " +
+    'task that cannot be read, its error (404 `RESULT_NOT_FOUND`, 410 `EVENTS_EXPIRED`, 503 ' +
+    '`EVENTS_UNAVAILABLE`), after which that task sends nothing more.',
 };
 
 /** The schema of a custom `event.<action>` event: `type` is fixed, every other field the task's. */
