@@ -117,6 +117,12 @@ export class CheckRun {
   knownId: string | undefined;
 
   /**
+   * The id of the task the run streamed, once its stream answered: the task whose log a service
+   * that offers resumable streams surely keeps (a proxy logs the streams it relays, not Submits).
+   */
+  streamedId: string | undefined;
+
+  /**
    * An id the service never gave out, of the shape of its own ids when one is known (so a service
    * that checks its ids' format reads it as unknown, not malformed), else a made-up one.
    */

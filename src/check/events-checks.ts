@@ -1,6 +1,6 @@
 /**
  * The events reads of a service that offers resumable streams (docs/protocol.md, "Resumable streams
- * (0.4)"), checked on the task the run submitted, which has ended by then: its whole read, with a
+ * (0.4)"), checked on the task the run streamed (a proxy logs the streams it relays), ended by then: its whole read, with a
  * position on every message, the final event last and the close; reads after several of those
  * positions, each the rest of the whole read, no message repeated or missed; another user's read
  * refused as an unknown id; and the multiplexed read's messages. A service that offers none of it
@@ -96,7 +96,7 @@ function offered(run: CheckRun): boolean {
   );
 }
 
-/** The events checks of the submitted task. */
+/** The events checks of the streamed task (the submitted one where no stream answered). */
 export async function checkEventsReads(run: CheckRun): Promise<void> {
   const skipAll = (why: string) => {
     for (const check of EVENTS_CHECKS) run.skip(check, why);
@@ -105,15 +105,16 @@ export async function checkEventsReads(run: CheckRun): Promise<void> {
     return skipAll(
       `the service offers no resumable streams (no answer carried ${RESUMABLE_HEADER}: 1)`,
     );
-  const id = run.knownId;
-  if (id === undefined) return skipAll('needs the submitted task (see submit.answer)');
+  // The streamed task: a proxy keeps the logs of the streams it relays, not of Submits.
+  const id = run.streamedId ?? run.knownId;
+  if (id === undefined) return skipAll('needs the streamed task (see stream.task-id)');
   const path = eventsPath(run.options.task, id);
 
   await checkOtherUser(run, path);
   const whole = await read(run, { method: 'GET', path });
   if (!('captured' in whole)) {
     const failure = {
-      expected: `200 text/event-stream: the submitted task's messages, from the first`,
+      expected: `200 text/event-stream: the streamed task's messages, from the first`,
       observed: whole.observed,
       ...(whole.exchange ? { exchange: whole.exchange } : {}),
     };
@@ -125,7 +126,7 @@ export async function checkEventsReads(run: CheckRun): Promise<void> {
   const { captured, exchange } = whole;
   if (captured.end === 'too-large' || captured.messages.length === 0) {
     run.fail('events.final-event', {
-      expected: "the submitted task's messages, from the first, then the final event",
+      expected: "the streamed task's messages, from the first, then the final event",
       observed:
         captured.end === 'too-large'
           ? `the read was ${TOO_LARGE}`

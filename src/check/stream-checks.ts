@@ -161,6 +161,7 @@ export async function checkStream(
     run.skip('stream.event-ids', "needs the task's id (see stream.task-id)");
     return;
   }
+  run.streamedId = taskId;
   const record = await run.send({
     method: 'GET',
     path: run.taskPath(`${encodeURIComponent(taskId)}/result`),
