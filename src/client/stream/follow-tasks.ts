@@ -7,7 +7,7 @@ import { TaskwireError } from '../errors.js';
 import { abortedError } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
-import { FOLLOW_PATH } from '../../protocol/resumable-streams.js';
+import { FOLLOW_PATH, FOLLOW_TASK } from '../../protocol/resumable-streams.js';
 import { followMessageSchema, type FollowedTask } from '../../protocol/follow-schemas.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import { openEventStream, type EventsReadSetup, type EventStreamBody } from './task-events-read.js';
@@ -43,7 +43,7 @@ export async function* followTasks<Event>(
   setup: EventsReadSetup,
   options: FollowOptions,
 ): AsyncGenerator<FollowMessage<Event>, undefined, undefined> {
-  const call = setup.context.feed.begin('stream', '*');
+  const call = setup.context.feed.begin('stream', FOLLOW_TASK);
   const controller = new AbortController();
   const userSignal = options.signal;
   const onAbort = () => controller.abort(userSignal?.reason);
@@ -100,7 +100,9 @@ export async function* followTasks<Event>(
           taskId: data.id,
           eventIdFrom: 'message',
         });
-        setup.context.feed.report('event', call, event);
+        // One read serves many tasks: each event is reported under its own task, so the activity
+        // feed files it where a single task's stream would.
+        setup.context.feed.report('event', { ...call, task: data.task, taskId: data.id }, event);
         yield { task: data.task, id: data.id, position: data.position, event };
       }
     }
