@@ -1,5 +1,5 @@
 /**
- * What a binding hands the stream controller of a client's resumable streams (CONTRACT §5.1): the
+ * What a binding hands the stream controller of a client's resumable streams (docs/protocol.md, "Resumable streams (0.4)"): the
  * client's one {@link EventFeed} (one read for all the page's streams, "One connection per tab"),
  * shared by every hook or composable of that client, and the short start bound to a task.
  */

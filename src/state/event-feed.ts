@@ -1,6 +1,6 @@
 /**
- * The page's one read of its tasks' logs (CONTRACT §5.1, "One connection per tab"; docs/protocol.md,
- * "Resumable streams"). Where a service offers resumable streams, every stream of a page follows its
+ * The page's one read of its tasks' logs (docs/protocol.md, "Resumable streams (0.4)", the
+ * multiplexed read). Where a service offers resumable streams, every stream of a page follows its
  * task through one multiplexed read that names the tasks and the positions the page has: a task
  * added opens a new read and the old one is closed once the new one answered, so the page holds
  * one long-lived connection whatever the number of its streams. Each listener gets the messages

@@ -1,5 +1,5 @@
 /**
- * The run of a task read from its log (CONTRACT §5.1; docs/protocol.md, "Resumable streams (0.4)"):
+ * The run of a task read from its log (docs/protocol.md, "Resumable streams (0.4)"):
  * the task's messages after a position, with their payloads, through the page's one read of its
  * tasks' logs (src/state/event-feed.ts). It takes up a stream that broke after the last position
  * the page had, a task after a reload or `attach` from its first message, and a stream started with

@@ -53,7 +53,7 @@ export interface StreamBudget<Params> {
 }
 
 /**
- * The resumable streams of a service (CONTRACT §5.1; docs/protocol.md, "Resumable streams (0.4)"),
+ * The resumable streams of a service (docs/protocol.md, "Resumable streams (0.4)"),
  * for a {@link TaskStreamController}: a task is followed through the page's one read of its tasks'
  * logs, with every message once and its payload, after a break, a reload or an `attach`.
  */

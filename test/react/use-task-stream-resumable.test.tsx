@@ -1,5 +1,5 @@
 /**
- * useTaskStream against a service that offers resumable streams (CONTRACT §5.1; docs/protocol.md,
+ * useTaskStream against a service that offers resumable streams (docs/protocol.md,
  * "Resumable streams (0.4)"): the reference service natively. Every break reads the rest of the
  * task from its log, after a break from the last position the page had, after a reload or an
  * `attach` from the first message: each custom event once, in order, with its payload, and the
