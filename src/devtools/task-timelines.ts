@@ -4,6 +4,7 @@
  * quoted and charged. A call's activities belong to one task; the polls of a task join it by its id.
  */
 import type { TaskwireActivity } from '../client/index.js';
+import { FOLLOW_TASK } from '../protocol/resumable-streams.js';
 import type { RecordedActivity } from './activity-recorder.js';
 
 /** How a task came to the client: started by one of the four calls, or only watched (`poll`). */
@@ -177,6 +178,16 @@ function apply(task: DevtoolsTask, { at, activity }: RecordedActivity): void {
   task.updatedAt = at;
 }
 
+/**
+ * How a task came to the client, from its first activity: a stream started with the short request
+ * of resumable streams (a Submit to `…/stream`) is a stream.
+ */
+function modeOf(activity: TaskwireActivity): DevtoolsTaskMode {
+  if (activity.operation === 'result') return 'poll';
+  if (activity.type === 'request' && activity.path.endsWith('/stream')) return 'stream';
+  return activity.operation;
+}
+
 /** The tasks of a client's recorded activity, the most recently started first (a stable order). */
 export function taskTimelines(recorded: readonly RecordedActivity[]): DevtoolsTask[] {
   const tasks: DevtoolsTask[] = [];
@@ -185,15 +196,24 @@ export function taskTimelines(recorded: readonly RecordedActivity[]): DevtoolsTa
   const latestQuote = new Map<string, number>();
   for (const entry of recorded) {
     const { activity } = entry;
+    // The page's one multiplexed read is no task of its own: its events come under their tasks.
+    if (activity.task === FOLLOW_TASK && activity.type !== 'event') continue;
+    // By id first, and a call's task only when it is the same task: the page's multiplexed read
+    // is one call whose events belong to many tasks.
+    const ofCall = byCall.get(activity.call);
     let task =
-      byCall.get(activity.call) ??
-      (activity.taskId === undefined ? undefined : byId.get(activity.taskId));
+      (activity.taskId === undefined ? undefined : byId.get(activity.taskId)) ??
+      (ofCall !== undefined &&
+      ofCall.name === activity.task &&
+      (ofCall.id === undefined || activity.taskId === undefined)
+        ? ofCall
+        : undefined);
     if (task === undefined) {
       task = {
         key: `call-${activity.call}`,
         name: activity.task,
         id: undefined,
-        mode: activity.operation === 'result' ? 'poll' : activity.operation,
+        mode: modeOf(activity),
         status: 'waiting',
         percent: undefined,
         quotedCredits:

@@ -14,6 +14,12 @@ export const RESPOND_ASYNC = 'respond-async';
 /** The path of the multiplexed read, below the base URL: two segments, no task endpoint's shape. */
 export const FOLLOW_PATH = '/workflows/events';
 
+/**
+ * The task name the activity feed gives the multiplexed read's own call (its requests and errors);
+ * each event of it is reported under its own task.
+ */
+export const FOLLOW_TASK = '*';
+
 /** The most tasks one multiplexed read follows. */
 export const MAX_FOLLOWED_TASKS = 100;
 

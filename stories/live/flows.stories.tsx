@@ -488,36 +488,111 @@ export const ExecutePastTheLimit: Story = {
   },
 };
 
-/** Cuts each stream's body after `chunks` chunks (a dropped connection), counting the streams. */
-function cutStreamsAfter(chunks: number, counter: { streams: number }) {
+/** What the dropped-stream stories count of the client's requests. */
+interface DroppedStreamCounts {
+  /** Stream POSTs (each would be a new task). */
+  streams: number;
+  /** Reads of the tasks' logs (the page's multiplexed read). */
+  logReads: number;
+  /** Get Result reads. */
+  polls: number;
+}
+
+/**
+ * Cuts each stream's body after `chunks` chunks (a dropped connection), counting the requests; with
+ * `logReads: 'refused'`, the log reads are answered as by a gateway that routes only the interface
+ * document's endpoints (404 `NOT_FOUND`), so the page falls back to Get Result as in 0.3.
+ */
+function cutStreamsAfter(
+  chunks: number,
+  counts: DroppedStreamCounts,
+  logReads: 'served' | 'refused' = 'served',
+) {
   return (fetch: LiveFetch): LiveFetch =>
     async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path.endsWith('/events')) {
+        counts.logReads += 1;
+        if (logReads === 'refused') {
+          return Response.json(
+            { status: 'error', statusCode: 404, reason: 'NOT_FOUND', message: 'No such route.' },
+            { status: 404 },
+          );
+        }
+      }
+      if (request.method === 'GET' && !path.endsWith('/events')) counts.polls += 1;
       const response = await fetch(request);
-      if (!new URL(request.url).pathname.endsWith('/stream')) return response;
-      counter.streams += 1;
+      if (!path.endsWith('/stream')) return response;
+      counts.streams += 1;
       return cutStreamBody(response, chunks);
     };
 }
 
-const droppedStreams = { streams: 0 };
+const droppedStreams: DroppedStreamCounts = { streams: 0, logReads: 0, polls: 0 };
 
-/** A stream whose connection drops: `recovering` reads the outcome with Get Result. */
+/** A stream whose connection drops, with what it took to go on and the frames it was told of. */
 function DroppedStream() {
-  const stream = useTaskStream('render-video');
+  const [frames, setFrames] = useState<number[]>([]);
+  const stream = useTaskStream('render-video', {
+    onEvent: (event) => {
+      const frame = field(event, 'frame');
+      if (typeof frame === 'number') setFrames((seen) => [...seen, frame]);
+    },
+  });
   return (
     <>
       <RenderVideoStream
         stream={stream}
-        onStart={() => stream.start({ frames: 20, frameMs: 500 })}
+        onStart={() => {
+          setFrames([]);
+          stream.start({ frames: 20, frameMs: 500 });
+        }}
       />
       <p className="live-note">Streams opened: {droppedStreams.streams}</p>
+      <p className="live-note">Log reads: {droppedStreams.logReads}</p>
+      <p className="live-note">Get Result reads: {droppedStreams.polls}</p>
+      <p className="live-note">
+        Frame events: {frames.length} ({new Set(frames).size} different)
+      </p>
       {stream.status === 'completed' && <ResultSection value={stream.result} />}
     </>
   );
 }
 
 /**
- * The stream's connection drops after a few chunks: the status turns `recovering`, still shown as
+ * The stream's connection drops after a few chunks. The reference service offers resumable streams
+ * (docs/protocol.md, "Resumable streams (0.4)"), so the page reads the task's log on after the last
+ * position it had: the status stays `streaming`, every frame's event comes once with its payload,
+ * no Get Result is needed, and the task is posted once.
+ */
+export const DroppedStreamReadOn: Story = {
+  name: 'A dropped stream read on from its log',
+  render: () => <DroppedStream />,
+  parameters: {
+    liveScreen: {
+      summary:
+        'The stream’s connection drops; the page reads the task’s log on from its last position, never a second submit.',
+    },
+    liveService: { wrapFetch: cutStreamsAfter(3, droppedStreams) },
+  },
+  beforeEach: () => {
+    Object.assign(droppedStreams, { streams: 0, logReads: 0, polls: 0 });
+  },
+  play: async ({ canvas, userEvent }) => {
+    await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));
+    await expect(
+      await canvas.findByText('Stream status: completed', {}, timeFor(10_000)),
+    ).toBeVisible();
+    await expect(canvas.getByText('Frame events: 20 (20 different)')).toBeVisible();
+    await expect(canvas.getByText('Streams opened: 1')).toBeVisible();
+    await expect(canvas.getByText('Get Result reads: 0')).toBeVisible();
+    expect(droppedStreams.logReads).toBeGreaterThanOrEqual(1);
+  },
+};
+
+/**
+ * The same drop where the log cannot be read (a gateway that routes only the interface document's
+ * endpoints answers the log reads 404 `NOT_FOUND`): the status turns `recovering`, still shown as
  * running while Get Result answers (reconnecting only while those reads fail: docs/protocol.md,
  * "The hooks"), the outcome comes from Get Result (polled, never a second POST), and the task ends
  * `completed`.
@@ -528,12 +603,12 @@ export const DroppedStreamRecovering: Story = {
   parameters: {
     liveScreen: {
       summary:
-        'The stream’s connection drops; the outcome is read with Get Result, never a second submit.',
+        'The stream’s connection drops and its log cannot be read; the outcome is read with Get Result, never a second submit.',
     },
-    liveService: { wrapFetch: cutStreamsAfter(3, droppedStreams) },
+    liveService: { wrapFetch: cutStreamsAfter(3, droppedStreams, 'refused') },
   },
   beforeEach: () => {
-    droppedStreams.streams = 0;
+    Object.assign(droppedStreams, { streams: 0, logReads: 0, polls: 0 });
   },
   play: async ({ canvas, userEvent }) => {
     await pressWithKeyboard(userEvent, canvas.getByRole('button', { name: 'Stream render-video' }));

@@ -5,6 +5,7 @@ import {
   type TaskClientConfig,
   type TaskwireActivity,
 } from '../../src/client/index.js';
+import { resumableReadsOf } from '../../src/client/resumable-reads.js';
 import { createReferenceService, demoTaskSchemas } from '../../src/reference/index.js';
 
 // Tokens no other string in a run could contain, so a scan of the activity finds any leak.
@@ -148,6 +149,28 @@ describe('client.subscribe', () => {
     }
     expect(last.event).toMatchObject({ usage: { credits: 1.5 } });
     expect(activities.indexOf(request)).toBeLessThan(activities.indexOf(streamed[0]!));
+    expectNoSecret(activities);
+  });
+
+  it("reports each event of the page's one multiplexed read with its own task name and id", async () => {
+    const { client, activities } = observedClient();
+    const reads = resumableReadsOf(client)!;
+    const video = (await client.submit('render-video', { frames: 2, frameMs: 1 })).id;
+    const echo = (await client.submit('echo', { message: 'hi' })).id;
+    const followed: Array<{ task: string; id: string }> = [];
+    for await (const message of reads.follow([
+      { task: 'render-video', id: video, after: null },
+      { task: 'echo', id: echo, after: null },
+    ]))
+      followed.push({ task: message.task, id: message.id });
+
+    const read = await delivered(activities, 'request', (a) => a.path === '/workflows/events');
+    const events = activities.filter(
+      (activity) => activity.call === read.call && activity.type === 'event',
+    );
+    // Each event names the task it belongs to, so a panel or a log files it under that task.
+    expect(events.map(({ task, taskId }) => ({ task, id: taskId }))).toEqual(followed);
+    expect(new Set(events.map((activity) => activity.taskId))).toEqual(new Set([video, echo]));
     expectNoSecret(activities);
   });
 

@@ -17,6 +17,16 @@ export const STREAM_COUNT = 8;
 const STREAM_FRAMES = 20;
 const STREAM_FRAME_MS = 200;
 
+/**
+ * How many renders the page of one connection per tab starts (CONTRACT §5.1): 50, each with 20
+ * frames of 300 ms (6 s), so they all still run when a price is asked.
+ */
+export const MANY_STREAM_COUNT = 50;
+const MANY_STREAM_FRAMES = 20;
+const MANY_STREAM_FRAME_MS = 300;
+/** The translation priced first, then after the press: one and two credits (per 100 characters). */
+export const QUOTED_TEXTS = { short: 'Hello.', long: 'x'.repeat(150) };
+
 /** Where the reference service is mounted in the app (its route handler's folder). */
 export const MOUNTED_BASE = '/api/taskwire';
 /** Where the proxy in front of the separate reference server is mounted. */
@@ -29,6 +39,7 @@ export const ROUTES = {
   mountedResume: '/resume',
   proxiedResume: '/proxied/resume',
   proxiedStreams: '/proxied/streams',
+  proxiedManyStreams: '/proxied/many-streams',
 };
 
 /** The names of the page's parts, which the browser checks find by role and name. */
@@ -42,6 +53,10 @@ export const PAGE = {
   quoteButton: 'Price a translation',
   quoteLabel: 'Translation cost',
   quoteAnswered: 'Translation priced',
+  manyRegion: 'Fifty renders',
+  manyButton: `Start ${MANY_STREAM_COUNT} renders`,
+  manyEvents: (index) => `Render ${index + 1} events`,
+  longerTextButton: 'Price a longer text',
 };
 
 // The app's own task map, in classic zod as most apps write it, registered for the hooks through
@@ -250,6 +265,86 @@ export function StreamsPanel() {
 }
 `;
 
+// Fifty streams through the proxy, each showing its custom events' payloads (the frame numbers
+// and the thumbnail's URL) as they come, and a price shown from the start whose params change on
+// a press: the page of CONTRACT §5.1, "One connection per tab".
+const manyStreamsPanelTsx = `'use client';
+import { useEffect, useState } from 'react';
+import { CreditCostPreview, streamDisplayStatus, TaskProgress, useTaskOptions, useTaskStream } from 'taskwire';
+
+const params = { frames: ${MANY_STREAM_FRAMES}, frameMs: ${MANY_STREAM_FRAME_MS} };
+
+/** One of the renders, with the payloads of its custom events. */
+function Row({ index, run }: { index: number; run: number }) {
+  const [frames, setFrames] = useState<number[]>([]);
+  const [thumbnail, setThumbnail] = useState<string>();
+  const stream = useTaskStream('render-video', {
+    onEvent: (event) => {
+      if (event.type === 'event.frame-rendered') setFrames((seen) => [...seen, event.frame]);
+      else if (event.type === 'event.thumbnail-ready') setThumbnail(event.url);
+    },
+  });
+  const { start } = stream;
+  useEffect(() => {
+    if (run > 0) start(params);
+  }, [run, start]);
+  return (
+    <li>
+      <TaskProgress
+        label={\`Render \${index + 1}\`}
+        status={streamDisplayStatus(stream)}
+        percent={stream.progress?.percent ?? null}
+      />
+      <p aria-label={\`Render \${index + 1} events\`}>
+        {frames.join(',')}
+        {thumbnail && \` \${thumbnail}\`}
+      </p>
+      {stream.error && <p role="alert">{stream.error.message}</p>}
+    </li>
+  );
+}
+
+/** A translation's price, shown from the start; the press asks for a longer text's price. */
+function Price() {
+  const [text, setText] = useState(${JSON.stringify(QUOTED_TEXTS.short)});
+  const quote = useTaskOptions('translate-text', { text, targetLanguage: 'fr' }, { debounceMs: 0 });
+  return (
+    <CreditCostPreview
+      label="${PAGE.quoteLabel}"
+      status={quote.status}
+      quote={quote.data}
+      error={quote.error}
+      isUpdating={quote.isQuoteStale}
+    >
+      {() => (
+        <button type="button" onClick={() => setText(${JSON.stringify(QUOTED_TEXTS.long)})}>
+          ${PAGE.longerTextButton}
+        </button>
+      )}
+    </CreditCostPreview>
+  );
+}
+
+/** Starts ${MANY_STREAM_COUNT} renders at once, each streamed, beside a price. */
+export function ManyStreamsPanel() {
+  const [run, setRun] = useState(0);
+  return (
+    <section aria-labelledby="many-heading">
+      <h2 id="many-heading">${PAGE.manyRegion}</h2>
+      <Price />
+      <button type="button" disabled={run > 0} onClick={() => setRun(1)}>
+        ${PAGE.manyButton}
+      </button>
+      <ol>
+        {Array.from({ length: ${MANY_STREAM_COUNT} }, (_, index) => (
+          <Row key={index} index={index} run={run} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+`;
+
 const pageTsx = (
   title,
   providers,
@@ -358,6 +453,7 @@ const proxy = createTaskProxy({
   target: process.env.${PROXY_ENV.target} ?? 'http://127.0.0.1:8787',
   clientToken: () => process.env.${PROXY_ENV.clientToken} ?? '',
   tasks: ['render-video', 'translate-text'],
+  // events: the default memoryEventLog(), so the proxy offers resumable streams.
   basePath: '${PROXIED_BASE}',
   authorize: async (request) => {
     const session = await readSession(request);
@@ -402,6 +498,7 @@ export function addTaskwireToApp(appRoot) {
   const { layout, fonts } = withoutGoogleFonts(readFileSync(layoutPath, 'utf8'));
   const renderImport = `import { RenderPanel } from '@/components/render-panel';`;
   const streamsImport = `import { StreamsPanel } from '@/components/streams-panel';`;
+  const manyStreamsImport = `import { ManyStreamsPanel } from '@/components/many-streams-panel';`;
   const files = {
     'app/layout.tsx': layout,
     'lib/tasks.ts': tasksTs,
@@ -414,6 +511,7 @@ export function addTaskwireToApp(appRoot) {
     ),
     'components/render-panel.tsx': renderPanelTsx,
     'components/streams-panel.tsx': streamsPanelTsx,
+    'components/many-streams-panel.tsx': manyStreamsPanelTsx,
     [`app${ROUTES.mountedResume}/page.tsx`]: pageTsx(
       'Resume after reload',
       'MountedProviders',
@@ -434,6 +532,11 @@ export function addTaskwireToApp(appRoot) {
       'Many streams, through the proxy',
       '<StreamsPanel />',
       streamsImport,
+    ),
+    [`app${ROUTES.proxiedManyStreams}/page.tsx`]: sessionPageTsx(
+      'Fifty streams, one connection, through the proxy',
+      '<ManyStreamsPanel />',
+      manyStreamsImport,
     ),
   };
   for (const [path, text] of Object.entries(files)) {

@@ -8,7 +8,8 @@
 // a server-rendered page reloaded mid-stream hydrates without an error and resumes with one POST,
 // against the reference service mounted in a route handler and through `createTaskProxy` in front
 // of a reference server of its own, with no token in the browser; 8 streams at once while a price
-// quote answers; and under `next dev`, one reference service kept across an edit of its route
+// quote answers; 50 streams on one long-lived connection of the tab while a new price shows within
+// 100 ms (CONTRACT §5.1); and under `next dev`, one reference service kept across an edit of its route
 // (check-next-dev.mjs).
 //
 // It needs the npm registry (create-next-app and the app's packages), not the internet: telemetry
@@ -29,10 +30,18 @@ import { describeError, launchChromium, startTestRun } from '../consumer/test-ru
 import {
   checkManyStreams,
   checkNoAppTokenInBrowser,
+  checkOneConnectionPerTab,
   checkReloadMidRun,
 } from './check-next-pages.mjs';
 import { checkServiceKeptAcrossEdit } from './check-next-dev.mjs';
-import { addTaskwireToApp, MOUNTED_BASE, PROXIED_BASE, PROXY_ENV, ROUTES } from './next-app.mjs';
+import {
+  addTaskwireToApp,
+  MANY_STREAM_COUNT,
+  MOUNTED_BASE,
+  PROXIED_BASE,
+  PROXY_ENV,
+  ROUTES,
+} from './next-app.mjs';
 
 const testRoot = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(testRoot, '..', '..');
@@ -123,7 +132,9 @@ async function startUpstream(appRoot) {
   const { startReferenceServer } = await import(
     pathToFileURL(join(packageRoot, 'reference', 'node', 'index.js')).href
   );
-  const service = createReferenceService();
+  // 50 renders of one user at once for the page of one connection per tab (CONTRACT §5.1); the
+  // default lets a user run 32.
+  const service = createReferenceService({ limits: { tasksPerUser: MANY_STREAM_COUNT + 14 } });
   const requests = [];
   let openStreams = 0;
   let mostOpenStreams = 0;
@@ -313,6 +324,16 @@ async function main() {
       upstream,
       tabs: 2,
     }),
+  );
+  await runCheck(
+    results,
+    `${MANY_STREAM_COUNT} streams through the proxy's log on one connection of the tab, and a new price`,
+    () =>
+      checkOneConnectionPerTab({
+        browser,
+        url: server.url + ROUTES.proxiedManyStreams,
+        upstream,
+      }),
   );
   await runCheck(
     results,

@@ -7,11 +7,10 @@ import { TaskwireError } from '../errors.js';
 import { abortedError } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
-import { FOLLOW_PATH } from '../../protocol/resumable-streams.js';
+import { FOLLOW_PATH, FOLLOW_TASK } from '../../protocol/resumable-streams.js';
 import { followMessageSchema, type FollowedTask } from '../../protocol/follow-schemas.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import { openEventStream, type EventsReadSetup, type EventStreamBody } from './task-events-read.js';
-import type { CallRecord } from '../activity-types.js';
 
 /** One message of the multiplexed read: a task's event at its position, or the task's error. */
 export type FollowMessage<Event> =
@@ -44,7 +43,7 @@ export async function* followTasks<Event>(
   setup: EventsReadSetup,
   options: FollowOptions,
 ): AsyncGenerator<FollowMessage<Event>, undefined, undefined> {
-  const call = setup.context.feed.begin('stream', '*');
+  const call = setup.context.feed.begin('stream', FOLLOW_TASK);
   const controller = new AbortController();
   const userSignal = options.signal;
   const onAbort = () => controller.abort(userSignal?.reason);
@@ -53,19 +52,6 @@ export async function* followTasks<Event>(
   const signal = controller.signal;
   const what = 'The multiplexed events read';
   const positions = new Map(options.tasks.map((task) => [`${task.task}\0${task.id}`, task.after]));
-  // The activity feed tells each task's events under a call of that task, as its own stream would,
-  // so that the devtools show them with the task they belong to.
-  const taskCalls = new Map<string, CallRecord>();
-  const callOf = (task: string, id: string): CallRecord => {
-    const key = `${task}\0${id}`;
-    let taskCall = taskCalls.get(key);
-    if (taskCall === undefined) {
-      taskCall = setup.context.feed.begin('stream', task);
-      taskCall.taskId = id;
-      taskCalls.set(key, taskCall);
-    }
-    return taskCall;
-  };
   let body: EventStreamBody | undefined;
   try {
     body = await openEventStream(
@@ -114,7 +100,9 @@ export async function* followTasks<Event>(
           taskId: data.id,
           eventIdFrom: 'message',
         });
-        setup.context.feed.report('event', callOf(data.task, data.id), event);
+        // One read serves many tasks: each event is reported under its own task, so the activity
+        // feed files it where a single task's stream would.
+        setup.context.feed.report('event', { ...call, task: data.task, taskId: data.id }, event);
         yield { task: data.task, id: data.id, position: data.position, event };
       }
     }
