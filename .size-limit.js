@@ -44,14 +44,17 @@ export default [
     },
     ignore,
     gzip: true,
-    // 22 kB until 0.4: the journal's rules (a refused start forgotten, keepParams) and the client's
-    // resumable streams (positions, the short start) add to useTaskStream.
-    limit: '23.5 kB',
+    // 22 kB until 0.4: the journal's rules (a refused start forgotten, keepParams), the quote's
+    // staleness and useTaskStream's resumable streams (the page's one read, the log read, the short
+    // start: about 4 kB, 26.13 kB measured) add to it. To win back: load the resumable side only
+    // once a service offers it.
+    limit: '26.5 kB',
   },
   budget(
     'every hook + client + provider',
     'createTaskClient, TaskwireProvider, useSubmitTask, useTaskResult, useTaskStream, useTaskOptions, useExecuteTask',
-    '17.5 kB',
+    // 16.5 kB until 0.4's resumable streams in useTaskStream (20.04 kB measured).
+    '20.5 kB',
   ),
   budget('TaskProgress', 'TaskProgress', '3.75 kB'),
   budget('CreditCostPreview', 'CreditCostPreview', '3.75 kB'),
