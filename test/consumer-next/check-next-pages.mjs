@@ -138,7 +138,7 @@ async function reloadMidRun({ browser, url, base, expect }) {
     `After the reload the stream said ${statuses.join(' → ')}: not recovering right after hydration.`,
   );
   // Both services offer resumable streams (0.4): after a reload the page reads the task's log from
-  // its first message (CONTRACT §5.1), so `streaming` may follow `recovering`; `connecting` would
+  // its first message (docs/protocol.md, "Resumable streams (0.4)"), so `streaming` may follow `recovering`; `connecting` would
   // be a stream started again.
   expect(
     !statuses.includes('connecting'),
@@ -347,12 +347,12 @@ export async function checkManyStreams({ browser, url, upstream, tabs = 1 }) {
 }
 
 /**
- * How soon a new price must show while the 50 renders run. CONTRACT §5.1 ("One connection per tab")
+ * How soon a new price must show while the 50 renders run. docs/protocol.md ("Resumable streams (0.4)")
  * asks for 100 ms; on this machine it showed in 131 to 143 ms, so that bound is not met yet and this
  * check holds the bound the 8-stream page holds (the figure is printed with the run's output).
  */
 const NEW_PRICE_WITHIN_MS = QUOTE_WITHIN_MS;
-/** How long a connection must stay open to count as long-lived (CONTRACT §5.1). */
+/** How long a connection must stay open to count as long-lived (docs/protocol.md, "Resumable streams (0.4)"). */
 const LONG_LIVED_MS = 1_000;
 /** How long two long-lived connections may overlap: a hand-over from one read to the next. */
 const HAND_OVER_MS = 1_000;
@@ -416,7 +416,7 @@ function longLivedConnections(intervals) {
 }
 
 /**
- * CONTRACT §5.1, "One connection per tab", in Chromium: 50 renders started at once through the
+ * docs/protocol.md, "Resumable streams (0.4)", one connection per tab, in Chromium: 50 renders started at once through the
  * proxy with its default memory log, every one completed with its custom events' payloads shown
  * (frames 1 to 20 once each, in order, and the thumbnail's URL), at most one long-lived connection
  * of the tab open at a time (a hand-over may overlap for a moment), and a new price shown within

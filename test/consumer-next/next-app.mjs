@@ -18,7 +18,7 @@ const STREAM_FRAMES = 20;
 const STREAM_FRAME_MS = 200;
 
 /**
- * How many renders the page of one connection per tab starts (CONTRACT §5.1): 50, each with 20
+ * How many renders the page of one connection per tab starts (docs/protocol.md, "Resumable streams (0.4)"): 50, each with 20
  * frames of 300 ms (6 s), so they all still run when a price is asked.
  */
 export const MANY_STREAM_COUNT = 50;
@@ -267,7 +267,7 @@ export function StreamsPanel() {
 
 // Fifty streams through the proxy, each showing its custom events' payloads (the frame numbers
 // and the thumbnail's URL) as they come, and a price shown from the start whose params change on
-// a press: the page of CONTRACT §5.1, "One connection per tab".
+// a press: the page of one connection per tab (docs/protocol.md, "Resumable streams (0.4)").
 const manyStreamsPanelTsx = `'use client';
 import { useEffect, useState } from 'react';
 import { CreditCostPreview, streamDisplayStatus, TaskProgress, useTaskOptions, useTaskStream } from 'taskwire';
