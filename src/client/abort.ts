@@ -67,3 +67,22 @@ export async function withDeadline<Value>(
     signal?.removeEventListener('abort', onAbort);
   }
 }
+
+/**
+ * Waits `ms`, or rejects with the signal's reason when it aborts first: the wait between two tries
+ * of a request (a Submit's retries, a log read opened again).
+ */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -4,6 +4,7 @@
  * StrictMode double effect). The wait before such a retry, shared by `useSubmitTask` and a stream
  * over budget, and the retries of a stream over budget's Submit, are here too.
  */
+import { pause } from '../client/abort.js';
 import { TaskwireError } from '../client/errors.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
@@ -101,20 +102,4 @@ export async function submitWithRetries(
       await pause(submitRetryDelay(attempt, error), signal);
     }
   }
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

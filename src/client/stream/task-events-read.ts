@@ -5,7 +5,7 @@
  * multiplexed read (follow-tasks.ts) shares. It only reads: it never posts a task again.
  */
 import { TaskwireError } from '../errors.js';
-import { abortedError, raceAbort } from '../abort.js';
+import { abortedError, pause, raceAbort } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import { checkTaskId, checkTaskName } from '../call-checks.js';
 import { discardBody, errorFromResponse, notTaskwireAnswer } from '../read-answer.js';
@@ -43,22 +43,6 @@ export interface EventsReadSetup {
 
 /** How many times in a row a read is opened again without getting a message, before it gives up. */
 const RESUME_ATTEMPTS = 3;
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** The messages of the next chunk that completes one, or `undefined` at the body's end. */
 type Messages = Awaited<ReturnType<EventStreamReader['read']>>;
