@@ -5,6 +5,16 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
 const reactPackages = ['react', 'react-dom', 'react/*', 'react-dom/*', '@tanstack/*'];
+const vuePackages = ['vue', 'vue/*', '@vue/*', '@tanstack/vue-query'];
+/** The frameworks and their TanStack bindings; `@tanstack/query-core` is not one of them. */
+const bindingPackages = [
+  'react',
+  'react-dom',
+  'react/*',
+  'react-dom/*',
+  '@tanstack/react-query',
+  ...vuePackages,
+];
 
 /** Import patterns that reach into the named folders of src/ from a sibling folder. */
 function layers(...folders) {
@@ -49,7 +59,8 @@ export default tseslint.config(
   },
   // The house's boundaries (CONTRIBUTING.md, "Layout of the house"): the protocol imports nothing of the package; the client
   // and the reference service reach only the protocol; the state machines reach the client and the
-  // protocol; React lives in react/ and components/ alone, and components never touch the transport.
+  // protocol; the query layer reaches those three and @tanstack/query-core, never a framework; React
+  // lives in react/ and components/ alone, Vue in vue/ alone, and components never touch the transport.
   // taskwire/testing reaches the protocol, the client and the reference service, React only in
   // render-with-taskwire.tsx (with the provider of react/), and nothing else imports it. A locale
   // (taskwire/locales/*) is data: it reaches only the components' messages. taskwire/devtools sits on
@@ -58,6 +69,8 @@ export default tseslint.config(
     ...layers(
       'client',
       'state',
+      'query',
+      'vue',
       'react',
       'components',
       'reference',
@@ -66,23 +79,57 @@ export default tseslint.config(
       'locales',
     ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary('src/client/**', 'src/client reaches only src/protocol', [
-    ...layers('state', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+    ...layers(
+      'state',
+      'query',
+      'vue',
+      'react',
+      'components',
+      'reference',
+      'testing',
+      'devtools',
+      'locales',
+    ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
-    ...layers('react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+    ...layers('query', 'vue', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
     ...reactPackages,
+    ...vuePackages,
   ]),
+  ...boundary(
+    'src/query/**',
+    'src/query is framework-free: protocol, client, state and @tanstack/query-core only',
+    [
+      ...layers('vue', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+      ...bindingPackages,
+    ],
+  ),
   ...boundary('src/reference/**', 'src/reference reaches only src/protocol', [
-    ...layers('client', 'state', 'react', 'components', 'testing', 'devtools', 'locales'),
+    ...layers(
+      'client',
+      'state',
+      'query',
+      'vue',
+      'react',
+      'components',
+      'testing',
+      'devtools',
+      'locales',
+    ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary('src/server/**', 'src/server (taskwire/server) reaches only src/protocol', [
     ...layers(
       'client',
       'state',
+      'query',
+      'vue',
       'react',
       'components',
       'reference',
@@ -91,6 +138,7 @@ export default tseslint.config(
       'locales',
     ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary(
     'src/check/**',
@@ -98,6 +146,8 @@ export default tseslint.config(
     [
       ...layers(
         'state',
+        'query',
+        'vue',
         'react',
         'components',
         'reference',
@@ -107,37 +157,66 @@ export default tseslint.config(
         'locales',
       ),
       ...reactPackages,
+      ...vuePackages,
     ],
   ),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
-    ...layers('client', 'react', 'reference', 'testing', 'devtools', 'locales'),
+    ...layers('client', 'query', 'vue', 'react', 'reference', 'testing', 'devtools', 'locales'),
+    ...vuePackages,
   ]),
-  ...boundary('src/react/**', 'nothing of the package imports taskwire/testing', [
-    ...layers('testing', 'devtools', 'locales'),
+  ...boundary('src/react/**', 'nothing of the package imports taskwire/testing; React never Vue', [
+    ...layers('vue', 'testing', 'devtools', 'locales'),
+    ...vuePackages,
   ]),
+  ...boundary(
+    'src/vue/**',
+    'taskwire/vue reaches protocol, client, state and query, never React or the components',
+    [
+      ...layers('react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+      ...bindingPackages.filter((name) => !vuePackages.includes(name)),
+    ],
+  ),
   ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', [
     './testing/*',
     './devtools/*',
     './locales/*',
+    './vue/*',
+    ...vuePackages,
   ]),
   ...boundary('src/locales/**', "a locale is data: it reaches only the components' messages", [
-    ...layers('protocol', 'client', 'state', 'react', 'reference', 'testing', 'devtools'),
+    ...layers(
+      'protocol',
+      'client',
+      'state',
+      'query',
+      'vue',
+      'react',
+      'reference',
+      'testing',
+      'devtools',
+    ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary(
     'src/devtools/**',
-    'taskwire/devtools never reaches the reference service or testing',
-    [...layers('reference', 'testing', 'locales')],
+    'taskwire/devtools never reaches the reference service, testing or Vue',
+    [...layers('reference', 'testing', 'locales', 'vue'), ...vuePackages],
   ),
   ...boundary(
     'src/testing/**',
     'src/testing reaches protocol, client and reference; React only in render-with-taskwire.tsx',
-    [...layers('state', 'react', 'components'), ...reactPackages, '@testing-library/*'],
+    [
+      ...layers('state', 'query', 'vue', 'react', 'components'),
+      ...reactPackages,
+      ...vuePackages,
+      '@testing-library/*',
+    ],
     ['src/testing/render-with-taskwire.tsx'],
   ),
   ...boundary(
     'src/testing/render-with-taskwire.tsx',
     'render-with-taskwire.tsx adds only the provider of src/react to what src/testing reaches',
-    [...layers('state', 'components')],
+    [...layers('state', 'query', 'vue', 'components'), ...vuePackages],
   ),
 );

@@ -22,7 +22,7 @@ export {
   type TaskResultQueryConfig,
   type TaskOptionsQueryConfig,
   type TaskwireQueryOptions,
-} from './query-options.js';
+} from '../query/query-options.js';
 export {
   useSubmitTask,
   type SubmitTaskVariables,

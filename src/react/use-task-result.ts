@@ -3,22 +3,14 @@ import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { TaskwireError } from '../client/errors.js';
 import { createEventTracker } from '../state/event-tracker.js';
-import type { PollingPolicyOptions } from '../state/polling-policy.js';
-import type { EventReference, TaskRecord } from '../protocol/records.js';
+import type { TaskRecord } from '../protocol/records.js';
 import type { TaskName, TaskResult } from '../protocol/task-schemas.js';
-import { taskResultQueryOptions, taskwireKeys } from './query-options.js';
+import type { UseTaskResultOptions } from '../query/hook-options.js';
+import { taskResultQueryOptions, taskwireKeys } from '../query/query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 
-/** Options of {@link useTaskResult}. */
-export interface UseTaskResultOptions {
-  /** Set to `false` to pause the query. Defaults to `true`. */
-  enabled?: boolean;
-  /** The polling schedule: floor, ceiling, backoff, deadline (see `PollingPolicyOptions`). */
-  polling?: PollingPolicyOptions;
-  /** Called once for each custom event of the task, by id, however often it is polled. */
-  onEvent?: (event: EventReference) => void;
-}
+export type { UseTaskResultOptions } from '../query/hook-options.js';
 
 /** What {@link useTaskResult} returns: TanStack Query's query result over the TaskRecord. */
 export type UseTaskResultResult<Result = unknown> = UseQueryResult<

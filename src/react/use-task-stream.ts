@@ -1,46 +1,23 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { clientStreamCallbacks } from '../state/client-stream-callbacks.js';
-import type { PollingPolicyOptions } from '../state/polling-policy.js';
+import type { UseTaskStreamOptions } from '../query/hook-options.js';
+import { queryStreamCallbacks } from '../query/query-stream-callbacks.js';
 import { streamSlots } from '../state/stream-slots.js';
-import { createStreamStartJournal, streamEndStatus } from '../state/stream-start-journal.js';
-import { lacksFinalUsage, mergeStreamRecord } from '../state/merge-stream-record.js';
+import { createStreamEndJournal } from '../state/stream-end-journal.js';
+import { createStreamStartJournal } from '../state/stream-start-journal.js';
 import { createTaskStreamController } from '../state/task-stream-controller.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
-import type { TaskRecord } from '../protocol/records.js';
 import type {
   TaskCustomEvent,
   TaskName,
   TaskParams,
   TaskResult,
 } from '../protocol/task-schemas.js';
-import { taskwireKeys } from './query-options.js';
 import type { RegisteredTasks } from './register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
-import { queryRecordWatcher } from './query-record-watcher.js';
 
-/** Options of {@link useTaskStream}. */
-export interface UseTaskStreamOptions<Event> {
-  /** How many custom events `events` keeps, the most recent. Defaults to `100`. */
-  maxEvents?: number;
-  /** Called for every custom event as it arrives, even when renders are coalesced. */
-  onEvent?: (event: Event) => void;
-  /** The polling schedule used while `recovering`. */
-  polling?: PollingPolicyOptions;
-  /**
-   * How long `recovering` may go without reading the task's record (the service gone, say) before
-   * it gives up with status `error`, in milliseconds. Defaults to `600000` (10 minutes).
-   */
-  recoverForMs?: number;
-  /**
-   * Names the task this hook starts in the provider's journal, so that after a reload the same hook
-   * takes it up again: `recovering` from its first render (on a server-rendered page, from right
-   * after hydration), its outcome read with Get Result, nothing posted again. Needs a `journal` on
-   * the provider; defaults to none.
-   */
-  resumeKey?: string;
-}
+export type { UseTaskStreamOptions } from '../query/hook-options.js';
 
 /** What {@link useTaskStream} returns: the stream's state plus `start` and `stop`. */
 export interface UseTaskStreamResult<Params, Result, Event> extends TaskStreamState<Result, Event> {
@@ -86,24 +63,15 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   // The client's slots, made once per client: they read the page's Web Locks when made.
   const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
   const callbacks = () =>
-    clientStreamCallbacks({
+    queryStreamCallbacks({
+      queryClient,
       client,
       task,
       takeSlot,
-      watchRecord: queryRecordWatcher<Result>(queryClient, client, task, polling, journal),
-      // One task, one truth on a page: every view of the task reads this entry.
-      onRecord: (record) => {
-        const queryKey = taskwireKeys.result(scope, task, record.id);
-        const cached = queryClient.setQueryData<TaskRecord<Result>>(queryKey, (previous) =>
-          mergeStreamRecord(previous, record),
-        );
-        // Get Result may have the usage the stream left out: the views watching read it once.
-        if (cached && lacksFinalUsage(cached)) {
-          void queryClient.invalidateQueries({ queryKey, exact: true });
-        }
-      },
+      polling,
+      journal,
+      startJournal,
       onEvent,
-      journal: startJournal,
     });
   const [controller] = useState(() =>
     createTaskStreamController<Params, Result, Event>({
@@ -126,19 +94,13 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     controller.getSnapshot,
     controller.getServerSnapshot,
   );
-  // The journal follows the task to its end, so a reload after it shows the outcome, not a recovery.
-  const ended = streamEndStatus(state.status);
-  useEffect(() => {
-    if (journal && ended && state.taskId !== undefined) {
-      journal.update(scope, state.taskId, { status: ended });
-    }
-  }, [journal, scope, ended, state.taskId]);
-  // A start refused before it made a task leaves no list row (docs/protocol.md, "The hooks").
-  const errorBeforeTaskId =
-    state.status === 'error' && state.taskId === undefined ? state.error : undefined;
-  useEffect(() => {
-    if (errorBeforeTaskId) startJournal?.failedBeforeTaskId(errorBeforeTaskId);
-  }, [startJournal, errorBeforeTaskId]);
+  // The journal follows the task to its end, so a reload after it shows the outcome, not a
+  // recovery; a start refused before it made a task leaves no list row (docs/protocol.md, "The hooks").
+  const endJournal = useMemo(
+    () => createStreamEndJournal({ journal, scope, startJournal }),
+    [journal, scope, startJournal],
+  );
+  useEffect(() => endJournal(state), [endJournal, state]);
   // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
   const start = useCallback(
     (params: Params) => {

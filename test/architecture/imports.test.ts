@@ -139,6 +139,7 @@ describe('the house', () => {
       'devtools',
       'locales',
       'protocol',
+      'query',
       'react',
       'reference',
       'state',

@@ -1,0 +1,48 @@
+/**
+ * What the journal learns from how a stream ends (docs/protocol.md, "The hooks", on the journal),
+ * framework-free: a binding's `useTaskStream` hands it each state its stream shows. A task that
+ * ended, COMPLETED or FAILED, has its entry say so, so a reload after it shows the outcome, not a
+ * recovery; a start refused before it made a task is forgotten, so it leaves no list row.
+ */
+import type { StreamStartJournal } from './stream-start-journal.js';
+import { streamEndStatus } from './stream-start-journal.js';
+import type { TaskJournal } from './task-journal.js';
+import type { TaskStreamState } from './task-stream-state.js';
+
+/** Where a {@link StreamEndJournal} writes. */
+export interface StreamEndJournalOptions {
+  /** The provider's journal; without one nothing is written. */
+  journal: TaskJournal | undefined;
+  /** The client's scope. */
+  scope: string;
+  /** The journal of the stream's `resumeKey`; without one no start is forgotten. */
+  startJournal: StreamStartJournal | undefined;
+}
+
+/** Takes each state a stream shows; writes each end once, however often it is shown. */
+export type StreamEndJournal = (
+  state: Pick<TaskStreamState, 'status' | 'taskId' | 'error'>,
+) => void;
+
+/** Creates the {@link StreamEndJournal} of one stream. */
+export function createStreamEndJournal({
+  journal,
+  scope,
+  startJournal,
+}: StreamEndJournalOptions): StreamEndJournal {
+  let recordedEnd: string | undefined;
+  let refusal: unknown;
+  return ({ status, taskId, error }) => {
+    const ended = streamEndStatus(status);
+    if (journal && ended && taskId !== undefined && recordedEnd !== `${ended} ${taskId}`) {
+      recordedEnd = `${ended} ${taskId}`;
+      journal.update(scope, taskId, { status: ended });
+    }
+    // The error of a start that never got a task id: a refusal made no task.
+    const errorBeforeTaskId = status === 'error' && taskId === undefined ? error : undefined;
+    if (errorBeforeTaskId && errorBeforeTaskId !== refusal) {
+      refusal = errorBeforeTaskId;
+      startJournal?.failedBeforeTaskId(errorBeforeTaskId);
+    }
+  };
+}
