@@ -92,3 +92,11 @@ export interface UseTaskListOptions {
    */
   polling?: PollingPolicyOptions;
 }
+
+/** What `useTaskStream` gives besides the stream's state. */
+export interface TaskStreamControls<Params> {
+  /** Starts the task as a stream; the same params while one runs join it, others replace it. */
+  start: (params: Params) => void;
+  /** Closes the stream; the task itself goes on at the service. */
+  stop: () => void;
+}

@@ -16,35 +16,26 @@ import type {
 } from '../protocol/task-schemas.js';
 import { clientStreamCallbacks } from '../state/client-stream-callbacks.js';
 import { lacksFinalUsage, mergeStreamRecord } from '../state/merge-stream-record.js';
-import type { PollingPolicyOptions } from '../state/polling-policy.js';
 import type { StreamStartJournal } from '../state/stream-start-journal.js';
-import type { ReleaseStreamSlot } from '../state/stream-slots.js';
+import { streamSlots, type ReleaseStreamSlot } from '../state/stream-slots.js';
 import type { TaskJournal } from '../state/task-journal.js';
 import type { TaskStreamCallbacks } from '../state/task-stream-controller.js';
+import type { UseTaskStreamOptions } from './hook-options.js';
 import { taskwireKeys } from './query-options.js';
 import { queryRecordWatcher } from './query-record-watcher.js';
 
-/** Settings of {@link queryStreamCallbacks}. */
-export interface QueryStreamCallbacksOptions<
-  Tasks extends TaskSchemas,
-  Name extends TaskName<Tasks>,
-> {
+/** Where the streams of a binding's `useTaskStream` go: its client, cache, journal and slots. */
+export interface QueryStreamContext<Tasks extends TaskSchemas> {
   /** The QueryClient whose cache every view of the task reads. */
   queryClient: QueryClient;
   /** The client that streams and submits the task. */
   client: TaskClient<Tasks>;
-  /** The task's name. */
-  task: Name;
-  /** Takes a slot of the client's stream budget: `streamSlots(client.baseUrl, client.maxOpenStreams)`. */
-  takeSlot: () => Promise<ReleaseStreamSlot | undefined>;
-  /** The polling schedule of the record watch. Defaults to the policy's. */
-  polling?: PollingPolicyOptions | undefined;
+  /** Takes a slot of the client's stream budget. Defaults to `streamSlots(client.baseUrl, client.maxOpenStreams)`. */
+  takeSlot?: (() => Promise<ReleaseStreamSlot | undefined>) | undefined;
   /** The provider's journal, which shares the record watch's poll with the other tabs. Defaults to none. */
   journal?: TaskJournal | undefined;
   /** The journal of the stream's `resumeKey`. Defaults to none. */
   startJournal?: StreamStartJournal | undefined;
-  /** The app's `onEvent`, called for every custom event. Defaults to none. */
-  onEvent?: ((event: TaskCustomEvent<Tasks, Name>) => void) | undefined;
 }
 
 /** Writes a record a stream amounts to into the Get Result entry of its task in `queryClient`. */
@@ -64,17 +55,15 @@ export function writeStreamRecord<Result>(
   }
 }
 
-/** The {@link TaskStreamCallbacks} of `task` streamed by `client`, its records in `queryClient`. */
-export function queryStreamCallbacks<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>({
-  queryClient,
-  client,
-  task,
-  takeSlot,
-  polling,
-  journal,
-  startJournal,
-  onEvent,
-}: QueryStreamCallbacksOptions<Tasks, Name>): TaskStreamCallbacks<
+/**
+ * The {@link TaskStreamCallbacks} of `task` streamed by `context.client`, its records in
+ * `context.queryClient`, with the hook's `polling` (while recovering) and `onEvent`.
+ */
+export function queryStreamCallbacks<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
+  { queryClient, client, takeSlot, journal, startJournal }: QueryStreamContext<Tasks>,
+  task: Name,
+  { polling, onEvent }: UseTaskStreamOptions<TaskCustomEvent<Tasks, Name>>,
+): TaskStreamCallbacks<
   TaskParams<Tasks, Name>,
   TaskResult<Tasks, Name>,
   TaskCustomEvent<Tasks, Name>
@@ -82,7 +71,7 @@ export function queryStreamCallbacks<Tasks extends TaskSchemas, Name extends Tas
   return clientStreamCallbacks({
     client,
     task,
-    takeSlot,
+    takeSlot: takeSlot ?? streamSlots(client.baseUrl, client.maxOpenStreams),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
     onRecord: (record) => writeStreamRecord(queryClient, client.scope, task, record),
     onEvent,

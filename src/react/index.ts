@@ -4,7 +4,7 @@ export {
   type AnyTaskClient,
   type TaskwireProviderProps,
 } from './taskwire-provider.js';
-export type { Register, RegisteredTasks } from './register.js';
+export type { Register, RegisteredTasks } from '../query/register.js';
 export { useJournalEntry, useTaskJournal, type UseTaskJournalResult } from './use-task-journal.js';
 export {
   useTaskList,

@@ -9,7 +9,7 @@ import { followRecordStatuses } from '../query/follow-record-statuses.js';
 import type { JournalSession } from '../state/journal-session.js';
 import { scopedJournalSession } from '../state/scoped-journal-session.js';
 import type { TaskJournal } from '../state/task-journal.js';
-import type { RegisteredTasks } from './register.js';
+import type { RegisteredTasks } from '../query/register.js';
 
 /**
  * A client over any task map. The provider takes any client; the hooks are typed by the map declared

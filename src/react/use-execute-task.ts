@@ -5,7 +5,7 @@ import type { ExecuteRecord } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams, TaskResult } from '../protocol/task-schemas.js';
 import { executeTaskMutationOptions } from '../query/execute-task-mutation.js';
 import type { ExecuteTaskVariables } from '../query/hook-options.js';
-import type { RegisteredTasks } from './register.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useTaskClient } from './taskwire-provider.js';
 
 export type { ExecuteTaskVariables } from '../query/hook-options.js';

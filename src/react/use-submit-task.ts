@@ -11,7 +11,7 @@ import {
   submitWriteAheadOf,
 } from '../query/submit-task-mutation.js';
 import { createSubmitCoalescer } from '../state/submit-coalescer.js';
-import type { RegisteredTasks } from './register.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useJournalSession, useTaskClient } from './taskwire-provider.js';
 
 export type { SubmitTaskVariables, UseSubmitTaskOptions } from '../query/hook-options.js';

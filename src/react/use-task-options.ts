@@ -1,13 +1,13 @@
 'use client';
-import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TaskwireError } from '../client/errors.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { UseTaskOptionsOptions } from '../query/hook-options.js';
-import { taskOptionsQueryOptions } from '../query/query-options.js';
+import { quoteQuery } from '../query/hook-queries.js';
 import { quoteStanding, type OwnQuote } from '../state/quote-standing.js';
-import type { RegisteredTasks } from './register.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useTaskClient } from './taskwire-provider.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 
@@ -49,14 +49,8 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
 ): UseTaskOptionsResult<TaskParams<RegisteredTasks, Name>> {
   const client = useTaskClient();
   const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
-  const keyParams = (debounced ?? {}) as TaskParams<RegisteredTasks, Name>;
-  const query = useQuery({
-    ...taskOptionsQueryOptions(client, task, keyParams, {
-      ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
-    }),
-    enabled: debounced !== undefined && (options.enabled ?? true),
-    placeholderData: keepPreviousData,
-  });
+  const keyParams = debounced ?? {};
+  const query = useQuery(quoteQuery(client, task, debounced, options));
 
   // A placeholder is the quote this hook showed before, kept by keepPreviousData: the hook
   // remembers its last quote of its own to say whose params it was for.

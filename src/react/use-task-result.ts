@@ -6,8 +6,8 @@ import { createEventTracker } from '../state/event-tracker.js';
 import type { TaskRecord } from '../protocol/records.js';
 import type { TaskName, TaskResult } from '../protocol/task-schemas.js';
 import type { UseTaskResultOptions } from '../query/hook-options.js';
-import { taskResultQueryOptions, taskwireKeys } from '../query/query-options.js';
-import type { RegisteredTasks } from './register.js';
+import { watchedRecordQuery } from '../query/hook-queries.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 
 export type { UseTaskResultOptions } from '../query/hook-options.js';
@@ -30,15 +30,7 @@ export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
 ): UseTaskResultResult<TaskResult<RegisteredTasks, Name>> {
   const client = useTaskClient();
   const journal = useProvidedJournal();
-  const query = useQuery({
-    ...taskResultQueryOptions(client, task, id ?? '', {
-      ...(options.polling ? { polling: options.polling } : {}),
-      journal,
-    }),
-    // Keep the key stable while idle, without a request.
-    queryKey: taskwireKeys.result(client.scope, task, id ?? ''),
-    enabled: id !== undefined && (options.enabled ?? true),
-  });
+  const query = useQuery(watchedRecordQuery(client, task, id, options, journal));
 
   const onEvent = useRef(options.onEvent);
   useEffect(() => {

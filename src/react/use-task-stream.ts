@@ -2,11 +2,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { UseTaskStreamOptions } from '../query/hook-options.js';
+import { hookStreamController } from '../query/hook-stream-controller.js';
 import { queryStreamCallbacks } from '../query/query-stream-callbacks.js';
 import { streamSlots } from '../state/stream-slots.js';
-import { createStreamEndJournal } from '../state/stream-end-journal.js';
-import { createStreamStartJournal } from '../state/stream-start-journal.js';
-import { createTaskStreamController } from '../state/task-stream-controller.js';
+import { createStreamJournals } from '../state/stream-end-journal.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
 import type {
   TaskCustomEvent,
@@ -14,7 +13,7 @@ import type {
   TaskParams,
   TaskResult,
 } from '../protocol/task-schemas.js';
-import type { RegisteredTasks } from './register.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 
 export type { UseTaskStreamOptions } from '../query/hook-options.js';
@@ -51,37 +50,19 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   const client = useTaskClient();
   const queryClient = useQueryClient();
   const journal = useProvidedJournal();
-  const { onEvent, polling, resumeKey } = options;
+  const { resumeKey } = options;
   const { scope } = client;
-  const startJournal = useMemo(
-    () =>
-      journal && resumeKey !== undefined
-        ? createStreamStartJournal({ journal, scope, key: resumeKey, task })
-        : undefined,
+  // The journal of its starts (with a resumeKey) and of its ends.
+  const { start: startJournal, end: endJournal } = useMemo(
+    () => createStreamJournals({ journal, scope, resumeKey, task }),
     [journal, scope, resumeKey, task],
   );
   // The client's slots, made once per client: they read the page's Web Locks when made.
   const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
   const callbacks = () =>
-    queryStreamCallbacks({
-      queryClient,
-      client,
-      task,
-      takeSlot,
-      polling,
-      journal,
-      startJournal,
-      onEvent,
-    });
+    queryStreamCallbacks({ queryClient, client, journal, takeSlot, startJournal }, task, options);
   const [controller] = useState(() =>
-    createTaskStreamController<Params, Result, Event>({
-      ...callbacks(),
-      ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
-      ...(options.recoverForMs !== undefined ? { recoverForMs: options.recoverForMs } : {}),
-      // Looked up at the first client snapshot, never in a server render or a hydrating one: the
-      // journal reads storage and the clock, which the server has not (docs/protocol.md, "The hooks").
-      ...(startJournal ? { resume: () => startJournal.taskToResume() } : {}),
-    }),
+    hookStreamController<Params, Result, Event>(callbacks(), options, startJournal),
   );
   // The controller lives as long as the component; give it the latest props after each render.
   useEffect(() => {
@@ -96,10 +77,6 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   );
   // The journal follows the task to its end, so a reload after it shows the outcome, not a
   // recovery; a start refused before it made a task leaves no list row (docs/protocol.md, "The hooks").
-  const endJournal = useMemo(
-    () => createStreamEndJournal({ journal, scope, startJournal }),
-    [journal, scope, startJournal],
-  );
   useEffect(() => endJournal(state), [endJournal, state]);
   // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
   const start = useCallback(

@@ -13,3 +13,36 @@ export function debouncedChange(settled: unknown, value: unknown): DebouncedChan
   if (canonicalJson(settled) === canonicalJson(value)) return 'none';
   return settled === undefined && value !== undefined ? 'now' : 'after-delay';
 }
+
+/** A debounce that settles values through `apply` under the rule of {@link debouncedChange}. */
+export interface Debounce<Value> {
+  /** Settles `value` at once, after `delayMs`, or not at all; drops the one still waiting. */
+  set(value: Value, delayMs: number): void;
+  /** Drops the value still waiting, if any. */
+  cancel(): void;
+}
+
+/**
+ * Creates a {@link Debounce} whose settled value starts as `settled`, for a binding whose hook runs
+ * once (Vue's setup) and keeps the settled value itself.
+ */
+export function createDebounce<Value>(
+  settled: Value,
+  apply: (value: Value) => void,
+): Debounce<Value> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settle = (value: Value) => {
+    settled = value;
+    apply(value);
+  };
+  const cancel = () => clearTimeout(timer);
+  return {
+    set(value, delayMs) {
+      cancel();
+      const change = debouncedChange(settled, value);
+      if (change === 'now') settle(value);
+      else if (change === 'after-delay') timer = setTimeout(() => settle(value), delayMs);
+    },
+    cancel,
+  };
+}

@@ -56,3 +56,18 @@ export function quoteStanding({
     (quoted === undefined || canonicalJson(quoted.params) !== canonicalJson(params));
   return { own, quotedParams: quoted?.params, isQuoteStale };
 }
+
+/**
+ * {@link quoteStanding} with the hook's last quote of its own kept in the function itself, for a
+ * binding whose hook runs once (Vue's setup) rather than at every render.
+ */
+export function rememberingQuoteStanding<Params>(): (
+  input: Omit<QuoteStandingInput, 'lastOwn'>,
+) => QuoteStanding & { quotedParams: Params | undefined } {
+  let lastOwn: OwnQuote | undefined;
+  return (input) => {
+    const standing = quoteStanding({ ...input, lastOwn });
+    if (standing.own && lastOwn?.quote !== input.data) lastOwn = standing.own;
+    return standing as QuoteStanding & { quotedParams: Params | undefined };
+  };
+}

@@ -4,8 +4,11 @@
  * ended, COMPLETED or FAILED, has its entry say so, so a reload after it shows the outcome, not a
  * recovery; a start refused before it made a task is forgotten, so it leaves no list row.
  */
-import type { StreamStartJournal } from './stream-start-journal.js';
-import { streamEndStatus } from './stream-start-journal.js';
+import {
+  createStreamStartJournal,
+  streamEndStatus,
+  type StreamStartJournal,
+} from './stream-start-journal.js';
 import type { TaskJournal } from './task-journal.js';
 import type { TaskStreamState } from './task-stream-state.js';
 
@@ -45,4 +48,28 @@ export function createStreamEndJournal({
       startJournal?.failedBeforeTaskId(errorBeforeTaskId);
     }
   };
+}
+
+/** What a stream's journals are made of: the provider's journal, the client's scope, the hook's key. */
+export interface StreamJournalsOptions {
+  /** The provider's journal; without one nothing is written. */
+  journal: TaskJournal | undefined;
+  /** The client's scope. */
+  scope: string;
+  /** The hook's `resumeKey`; without one no start is written ahead. */
+  resumeKey?: string | undefined;
+  /** The task name. */
+  task: string;
+}
+
+/** The journals of one `useTaskStream`: of its starts (with a `resumeKey`) and of its ends. */
+export function createStreamJournals({ journal, scope, resumeKey, task }: StreamJournalsOptions): {
+  start: StreamStartJournal | undefined;
+  end: StreamEndJournal;
+} {
+  const start =
+    journal && resumeKey !== undefined
+      ? createStreamStartJournal({ journal, scope, key: resumeKey, task })
+      : undefined;
+  return { start, end: createStreamEndJournal({ journal, scope, startJournal: start }) };
 }

@@ -199,6 +199,7 @@ describe('the house', () => {
       'reference',
       'state',
       'testing',
+      'vue',
     ]);
   });
 
