@@ -57,6 +57,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // The rules of React's hooks are React's: Vue's composables run once, in setup.
+  {
+    files: ['src/vue/**', 'test/vue/**', 'test/support/vue-page.ts', 'test/types/vue-*.ts'],
+    rules: Object.fromEntries(
+      Object.keys(reactHooks.configs.recommended.rules).map((rule) => [rule, 'off']),
+    ),
+  },
   // The house's boundaries (CONTRIBUTING.md, "Layout of the house"): the protocol imports nothing of the package; the client
   // and the reference service reach only the protocol; the state machines reach the client and the
   // protocol; the query layer reaches those three and @tanstack/query-core, never a framework; React

@@ -1,6 +1,5 @@
 /**
- * `taskwire/vue`: the hooks of `taskwire` as Vue 3 composables, and its client: no React loaded.
- * @packageDocumentation
+ * `taskwire/vue`: the hooks of `taskwire` as Vue 3 composables, and its client; no React. @packageDocumentation
  */
 export { TaskwirePlugin, type TaskwirePluginOptions } from './taskwire-plugin.js';
 export { useSubmitTask, type UseSubmitTaskResult } from './use-submit-task.js';

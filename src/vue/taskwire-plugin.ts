@@ -24,7 +24,7 @@ export const TaskwirePlugin: Plugin<[TaskwirePluginOptions]> = {
     // Entry statuses follow the records of the app's QueryClient, for the app's life.
     const queryCache = () => app.runWithContext(useQueryClient).getQueryCache();
     if (session) app.onUnmount(core.followRecordStatuses(queryCache(), session));
-    app.provide(provided, { client, ...(session ? { session } : {}) });
+    app.provide(provided, { client, session });
   },
 };
 

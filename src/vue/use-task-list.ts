@@ -13,16 +13,15 @@ export function useTaskList(
 ): UseTaskListResult {
   const { client, session, journal } = useTaskwire();
   const listed = () => vue.toValue(options);
-  const snapshot = vue.shallowRef(core.EMPTY_JOURNAL);
+  const kept = vue.shallowRef(core.EMPTY_JOURNAL);
   // Storage is untrusted: kept params reach the page only if they pass the task's schema.
-  const read = () =>
-    (snapshot.value = core.withCheckedParams(session!.getSnapshot(), client.tasks));
+  const read = () => (kept.value = core.withCheckedParams(session!.getSnapshot(), client.tasks));
   let unsubscribe: (() => void) | undefined;
   vue.onMounted(() => session && (unsubscribe = session.subscribe(read)) && read());
   vue.onScopeDispose(() => unsubscribe?.());
-  const shown = vue.computed(() => core.taskListEntries(snapshot.value.entries, listed()));
+  const shown = vue.computed(() => core.taskListEntries(kept.value.entries, listed()));
   const queries = () => core.taskListQueries(client, shown.value, listed(), journal);
   const records = useQueries({ queries: queries as never });
-  const items = () => core.taskListItems(shown.value, records.value, snapshot.value, listed());
+  const items = () => core.taskListItems(shown.value, records.value, kept.value, listed());
   return vue.computed(items);
 }

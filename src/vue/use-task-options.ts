@@ -33,11 +33,13 @@ export function useTaskOptions<Name extends core.TaskName<Tasks>>(
   vue.onScopeDispose(debounce.cancel);
   const ask = () => core.quoteQuery(client, vue.toValue(task), settled.value, vue.toValue(options));
   const query = useQuery(ask as never) as Query;
+  // Eager, not a lazy computed: the last own quote must be remembered whether or not it was read.
   const standingOf = core.rememberingQuoteStanding<core.TaskParams<Tasks, Name>>();
-  const standing = vue.computed(() => {
+  const standing = vue.shallowRef<ReturnType<typeof standingOf>>();
+  vue.watchEffect(() => {
     const shown = { data: query.data.value, isPlaceholderData: query.isPlaceholderData.value };
-    return standingOf({ ...shown, keyParams: settled.value ?? {}, params: latest() });
+    standing.value = standingOf({ ...shown, keyParams: settled.value ?? {}, params: latest() });
   });
-  const isQuoteStale = vue.computed(() => standing.value.isQuoteStale);
-  return { ...query, quotedParams: vue.computed(() => standing.value.quotedParams), isQuoteStale };
+  const isQuoteStale = vue.computed(() => standing.value?.isQuoteStale === true);
+  return { ...query, quotedParams: vue.computed(() => standing.value?.quotedParams), isQuoteStale };
 }
