@@ -5,21 +5,30 @@
  */
 import { keepPreviousData } from '@tanstack/query-core';
 import type { TaskClient } from '../client/types.js';
-import type { TaskName, TaskParams, TaskSchemas } from '../protocol/task-schemas.js';
+import type { TaskRecord } from '../protocol/records.js';
+import type { OptionsResult } from '../protocol/start-answers.js';
+import type { TaskName, TaskParams, TaskResult, TaskSchemas } from '../protocol/task-schemas.js';
 import type { TaskJournal } from '../state/task-journal.js';
 import type { UseTaskOptionsOptions, UseTaskResultOptions } from './hook-options.js';
-import { taskOptionsQueryOptions, taskResultQueryOptions } from './query-options.js';
+import {
+  taskOptionsQueryOptions,
+  taskResultQueryOptions,
+  type TaskwireQueryOptions,
+} from './query-options.js';
 
 /** The query of `useTaskResult`: task `id`'s record, polled, idle while `id` is `undefined`. */
 export function watchedRecordQuery<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
   client: TaskClient<Tasks>,
   task: Name,
   id: string | undefined,
-  { enabled = true, polling }: UseTaskResultOptions,
+  options: UseTaskResultOptions,
   journal: TaskJournal | undefined,
-) {
-  const read = taskResultQueryOptions(client, task, id ?? '', { polling, journal });
-  return { ...read, enabled: id !== undefined && enabled };
+): TaskwireQueryOptions<TaskRecord<TaskResult<Tasks, Name>>> & { enabled: boolean } {
+  const read = taskResultQueryOptions(client, task, id ?? '', {
+    polling: options.polling,
+    journal,
+  });
+  return { ...read, enabled: id !== undefined && options.enabled !== false };
 }
 
 /**
@@ -30,10 +39,21 @@ export function quoteQuery<Tasks extends TaskSchemas, Name extends TaskName<Task
   client: TaskClient<Tasks>,
   task: Name,
   params: TaskParams<Tasks, Name> | undefined,
-  { enabled = true, staleTime }: UseTaskOptionsOptions,
-) {
-  const price = taskOptionsQueryOptions(client, task, params ?? ({} as TaskParams<Tasks, Name>), {
-    staleTime,
-  });
-  return { ...price, enabled: params !== undefined && enabled, placeholderData: keepPreviousData };
+  options: UseTaskOptionsOptions,
+): TaskwireQueryOptions<OptionsResult> & {
+  enabled: boolean;
+  placeholderData: typeof keepPreviousData;
+} {
+  // The hook's options carry the query's own `staleTime`.
+  const price = taskOptionsQueryOptions(
+    client,
+    task,
+    params ?? ({} as TaskParams<Tasks, Name>),
+    options,
+  );
+  return {
+    ...price,
+    enabled: params !== undefined && options.enabled !== false,
+    placeholderData: keepPreviousData,
+  };
 }

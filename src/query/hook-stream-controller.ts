@@ -20,10 +20,11 @@ export function hookStreamController<Params, Result, Event extends { type: strin
   { maxEvents, recoverForMs }: UseTaskStreamOptions<Event>,
   startJournal: StreamStartJournal | undefined,
 ): TaskStreamController<Params, Result, Event> {
+  // The controller takes an option left undefined as its default.
   return createTaskStreamController<Params, Result, Event>({
     ...callbacks,
-    ...(maxEvents !== undefined ? { maxEvents } : {}),
-    ...(recoverForMs !== undefined ? { recoverForMs } : {}),
-    ...(startJournal ? { resume: () => startJournal.taskToResume() } : {}),
+    maxEvents,
+    recoverForMs,
+    resume: startJournal && (() => startJournal.taskToResume()),
   });
 }

@@ -97,13 +97,6 @@ export type TaskwireQueryOptions<Data> = OmitKeyof<
   queryKey: DataTag<readonly unknown[], Data, TaskwireError>;
 };
 
-/** `queryKey`, tagged with the data and error of its query as TanStack's `queryOptions` tags it. */
-function tagged<Data>(
-  queryKey: readonly unknown[],
-): DataTag<readonly unknown[], Data, TaskwireError> {
-  return queryKey as DataTag<readonly unknown[], Data, TaskwireError>;
-}
-
 /** Options of {@link taskResultQueryOptions}. */
 export interface TaskResultQueryConfig {
   /** The polling schedule (floor, ceiling, backoff, deadline); see `PollingPolicyOptions` for defaults. */
@@ -141,7 +134,12 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   const { journal } = config;
   let shared: ((context: SharedPollContext) => ReturnType<typeof read>) | undefined;
   return {
-    queryKey: tagged(taskwireKeys.result(client.scope, task, id)),
+    // Tagged with its data, as TanStack's `queryOptions` tags it, so `getQueryData` is typed.
+    queryKey: taskwireKeys.result(client.scope, task, id) as readonly unknown[] as DataTag<
+      readonly unknown[],
+      TaskRecord<TaskResult<Tasks, Name>>,
+      TaskwireError
+    >,
     // Shared on the first fetch, not here: these options are built in every render, the server's
     // included, where nothing may open a channel or read storage.
     queryFn: journal
@@ -186,7 +184,11 @@ export function taskOptionsQueryOptions<Tasks extends TaskSchemas, Name extends 
   config: TaskOptionsQueryConfig = {},
 ): TaskwireQueryOptions<OptionsResult> {
   return {
-    queryKey: tagged(taskwireKeys.options(client.scope, task, params)),
+    queryKey: taskwireKeys.options(client.scope, task, params) as readonly unknown[] as DataTag<
+      readonly unknown[],
+      OptionsResult,
+      TaskwireError
+    >,
     queryFn: ({ signal }) => client.options(task, params, { signal }),
     staleTime: config.staleTime ?? 300_000,
     retry: (failureCount, error) =>

@@ -38,23 +38,6 @@ export interface QueryStreamContext<Tasks extends TaskSchemas> {
   startJournal?: StreamStartJournal | undefined;
 }
 
-/** Writes a record a stream amounts to into the Get Result entry of its task in `queryClient`. */
-export function writeStreamRecord<Result>(
-  queryClient: QueryClient,
-  scope: string,
-  task: string,
-  record: TaskRecord<Result>,
-): void {
-  const queryKey = taskwireKeys.result(scope, task, record.id);
-  const cached = queryClient.setQueryData<TaskRecord<Result>>(queryKey, (previous) =>
-    mergeStreamRecord(previous, record),
-  );
-  // Get Result may have the usage the stream left out: the views watching read it once.
-  if (cached && lacksFinalUsage(cached)) {
-    void queryClient.invalidateQueries({ queryKey, exact: true });
-  }
-}
-
 /**
  * The {@link TaskStreamCallbacks} of `task` streamed by `context.client`, its records in
  * `context.queryClient`, with the hook's `polling` (while recovering) and `onEvent`.
@@ -73,7 +56,17 @@ export function queryStreamCallbacks<Tasks extends TaskSchemas, Name extends Tas
     task,
     takeSlot: takeSlot ?? streamSlots(client.baseUrl, client.maxOpenStreams),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
-    onRecord: (record) => writeStreamRecord(queryClient, client.scope, task, record),
+    // One task, one truth on a page: every view of the task reads this entry.
+    onRecord: (record) => {
+      const queryKey = taskwireKeys.result(client.scope, task, record.id);
+      const cached = queryClient.setQueryData<TaskRecord<TaskResult<Tasks, Name>>>(
+        queryKey,
+        (previous) => mergeStreamRecord(previous, record),
+      );
+      // Get Result may have the usage the stream left out: the views watching read it once.
+      if (cached && lacksFinalUsage(cached))
+        void queryClient.invalidateQueries({ queryKey, exact: true });
+    },
     onEvent,
     journal: startJournal,
   });

@@ -12,43 +12,13 @@ import {
 import type { TaskJournal } from './task-journal.js';
 import type { TaskStreamState } from './task-stream-state.js';
 
-/** Where a {@link StreamEndJournal} writes. */
-export interface StreamEndJournalOptions {
-  /** The provider's journal; without one nothing is written. */
-  journal: TaskJournal | undefined;
-  /** The client's scope. */
-  scope: string;
-  /** The journal of the stream's `resumeKey`; without one no start is forgotten. */
-  startJournal: StreamStartJournal | undefined;
-}
-
-/** Takes each state a stream shows; writes each end once, however often it is shown. */
+/**
+ * Takes each state a stream shows. Shown again, an end changes nothing more: the journal skips an
+ * entry's status it already has, and a start it has forgotten.
+ */
 export type StreamEndJournal = (
   state: Pick<TaskStreamState, 'status' | 'taskId' | 'error'>,
 ) => void;
-
-/** Creates the {@link StreamEndJournal} of one stream. */
-export function createStreamEndJournal({
-  journal,
-  scope,
-  startJournal,
-}: StreamEndJournalOptions): StreamEndJournal {
-  let recordedEnd: string | undefined;
-  let refusal: unknown;
-  return ({ status, taskId, error }) => {
-    const ended = streamEndStatus(status);
-    if (journal && ended && taskId !== undefined && recordedEnd !== `${ended} ${taskId}`) {
-      recordedEnd = `${ended} ${taskId}`;
-      journal.update(scope, taskId, { status: ended });
-    }
-    // The error of a start that never got a task id: a refusal made no task.
-    const errorBeforeTaskId = status === 'error' && taskId === undefined ? error : undefined;
-    if (errorBeforeTaskId && errorBeforeTaskId !== refusal) {
-      refusal = errorBeforeTaskId;
-      startJournal?.failedBeforeTaskId(errorBeforeTaskId);
-    }
-  };
-}
 
 /** What a stream's journals are made of: the provider's journal, the client's scope, the hook's key. */
 export interface StreamJournalsOptions {
@@ -71,5 +41,11 @@ export function createStreamJournals({ journal, scope, resumeKey, task }: Stream
     journal && resumeKey !== undefined
       ? createStreamStartJournal({ journal, scope, key: resumeKey, task })
       : undefined;
-  return { start, end: createStreamEndJournal({ journal, scope, startJournal: start }) };
+  const end: StreamEndJournal = ({ status, taskId, error }) => {
+    const ended = streamEndStatus(status);
+    if (journal && ended && taskId !== undefined) journal.update(scope, taskId, { status: ended });
+    // The error of a start that never got a task id: a refusal made no task.
+    if (status === 'error' && taskId === undefined && error) start?.failedBeforeTaskId(error);
+  };
+  return { start, end };
 }
