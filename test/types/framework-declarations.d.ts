@@ -28,3 +28,10 @@ declare module 'next/headers' {
     get(name: string): { name: string; value: string } | undefined;
   }>;
 }
+
+// What Vite's vue-ts template declares in env.d.ts, so the Vue guide's main.ts can import its App.vue.
+declare module '*.vue' {
+  import type { DefineComponent } from 'vue';
+  const component: DefineComponent;
+  export default component;
+}
