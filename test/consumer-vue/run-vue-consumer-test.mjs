@@ -28,6 +28,7 @@ import {
   WAIT_MS,
   watchPage,
 } from '../consumer/page-checks.mjs';
+import { quietViteBuild } from '../consumer/quiet-vite-build.mjs';
 import { runNode } from '../consumer/run-process.mjs';
 import { launchChromium, startTestRun } from '../consumer/test-run.mjs';
 import {
@@ -74,22 +75,7 @@ async function install(appRoot, tarball) {
 
 /** Builds the app with Vite (a warning fails) and checks that no React reached its bundle. */
 async function buildApp(appRoot) {
-  const { build, createLogger } = await import('vite');
-  const warnings = [];
-  const logger = createLogger('warn');
-  const customLogger = {
-    ...logger,
-    warn: (message, options) => {
-      warnings.push(message);
-      logger.warn(message, options);
-    },
-    warnOnce: (message, options) => {
-      warnings.push(message);
-      logger.warnOnce(message, options);
-    },
-  };
-  await build({ root: appRoot, configFile: join(appRoot, 'vite.config.ts'), customLogger });
-  check(warnings.length === 0, `vite build of the Vue app warned:\n${warnings.join('\n')}`);
+  await quietViteBuild(appRoot);
   const assets = join(appRoot, 'dist', 'assets');
   const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
   const withReact = scripts.filter((name) =>
