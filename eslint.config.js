@@ -5,6 +5,16 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
 const reactPackages = ['react', 'react-dom', 'react/*', 'react-dom/*', '@tanstack/*'];
+const vuePackages = ['vue', 'vue/*', '@vue/*', '@tanstack/vue-query'];
+/** The frameworks and their TanStack bindings; `@tanstack/query-core` is not one of them. */
+const bindingPackages = [
+  'react',
+  'react-dom',
+  'react/*',
+  'react-dom/*',
+  '@tanstack/react-query',
+  ...vuePackages,
+];
 
 /** Import patterns that reach into the named folders of src/ from a sibling folder. */
 function layers(...folders) {
@@ -47,10 +57,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // The rules of React's hooks are React's: Vue's composables run once, in setup.
+  {
+    files: ['src/vue/**', 'test/vue/**', 'test/support/vue-page.ts', 'test/types/vue-*.ts'],
+    rules: Object.fromEntries(
+      Object.keys(reactHooks.configs.recommended.rules).map((rule) => [rule, 'off']),
+    ),
+  },
   // The house's boundaries (CONTRIBUTING.md, "Layout of the house"): the protocol imports nothing of the package; the client
   // reaches only the protocol; the event log (src/events) reaches only the protocol, and only the
   // reference service and the server proxy, which both keep one, reach it; the state machines
-  // reach the client and the protocol; React lives in react/ and components/ alone, and components never touch the transport.
+  // reach the client and the protocol; the query layer reaches those three and @tanstack/query-core,
+  // never a framework; React lives in react/ and components/ alone, Vue in vue/ alone, and components never touch the transport.
   // taskwire/testing reaches the protocol, the client and the reference service, React only in
   // render-with-taskwire.tsx (with the provider of react/), and nothing else imports it. A locale
   // (taskwire/locales/*) is data: it reaches only the components' messages. taskwire/devtools sits on
@@ -60,6 +78,8 @@ export default tseslint.config(
       'events',
       'client',
       'state',
+      'query',
+      'vue',
       'react',
       'components',
       'reference',
@@ -68,11 +88,14 @@ export default tseslint.config(
       'locales',
     ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary('src/client/**', 'src/client reaches only src/protocol', [
     ...layers(
       'events',
       'state',
+      'query',
+      'vue',
       'react',
       'components',
       'reference',
@@ -81,15 +104,46 @@ export default tseslint.config(
       'locales',
     ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
-    ...layers('events', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+    ...layers(
+      'events',
+      'query',
+      'vue',
+      'react',
+      'components',
+      'reference',
+      'testing',
+      'devtools',
+      'locales',
+    ),
     ...reactPackages,
+    ...vuePackages,
   ]),
+  ...boundary(
+    'src/query/**',
+    'src/query is framework-free: protocol, client, state and @tanstack/query-core only',
+    [
+      ...layers(
+        'events',
+        'vue',
+        'react',
+        'components',
+        'reference',
+        'testing',
+        'devtools',
+        'locales',
+      ),
+      ...bindingPackages,
+    ],
+  ),
   ...boundary('src/events/**', 'src/events (the event log) reaches only src/protocol', [
     ...layers(
       'client',
       'state',
+      'query',
+      'vue',
       'react',
       'components',
       'reference',
@@ -100,10 +154,22 @@ export default tseslint.config(
       'locales',
     ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary('src/reference/**', 'src/reference reaches only src/protocol and src/events', [
-    ...layers('client', 'state', 'react', 'components', 'testing', 'devtools', 'locales'),
+    ...layers(
+      'client',
+      'state',
+      'query',
+      'vue',
+      'react',
+      'components',
+      'testing',
+      'devtools',
+      'locales',
+    ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary(
     'src/server/**',
@@ -112,6 +178,8 @@ export default tseslint.config(
       ...layers(
         'client',
         'state',
+        'query',
+        'vue',
         'react',
         'components',
         'reference',
@@ -120,6 +188,7 @@ export default tseslint.config(
         'locales',
       ),
       ...reactPackages,
+      ...vuePackages,
     ],
   ),
   ...boundary(
@@ -129,6 +198,8 @@ export default tseslint.config(
       ...layers(
         'events',
         'state',
+        'query',
+        'vue',
         'react',
         'components',
         'reference',
@@ -138,37 +209,77 @@ export default tseslint.config(
         'locales',
       ),
       ...reactPackages,
+      ...vuePackages,
     ],
   ),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
-    ...layers('events', 'client', 'react', 'reference', 'testing', 'devtools', 'locales'),
+    ...layers(
+      'events',
+      'client',
+      'query',
+      'vue',
+      'react',
+      'reference',
+      'testing',
+      'devtools',
+      'locales',
+    ),
+    ...vuePackages,
   ]),
-  ...boundary('src/react/**', 'nothing of the package imports taskwire/testing', [
-    ...layers('events', 'testing', 'devtools', 'locales'),
+  ...boundary('src/react/**', 'nothing of the package imports taskwire/testing; React never Vue', [
+    ...layers('events', 'vue', 'testing', 'devtools', 'locales'),
+    ...vuePackages,
   ]),
+  ...boundary(
+    'src/vue/**',
+    'taskwire/vue reaches protocol, client, state and query, never React or the components',
+    [
+      ...layers('events', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+      ...bindingPackages.filter((name) => !vuePackages.includes(name)),
+    ],
+  ),
   ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', [
     './testing/*',
     './devtools/*',
     './locales/*',
+    './vue/*',
+    ...vuePackages,
   ]),
   ...boundary('src/locales/**', "a locale is data: it reaches only the components' messages", [
-    ...layers('protocol', 'events', 'client', 'state', 'react', 'reference', 'testing', 'devtools'),
+    ...layers(
+      'protocol',
+      'events',
+      'client',
+      'state',
+      'query',
+      'vue',
+      'react',
+      'reference',
+      'testing',
+      'devtools',
+    ),
     ...reactPackages,
+    ...vuePackages,
   ]),
   ...boundary(
     'src/devtools/**',
-    'taskwire/devtools never reaches the reference service or testing',
-    [...layers('events', 'reference', 'testing', 'locales')],
+    'taskwire/devtools never reaches the reference service, testing or Vue',
+    [...layers('events', 'reference', 'testing', 'locales', 'vue'), ...vuePackages],
   ),
   ...boundary(
     'src/testing/**',
     'src/testing reaches protocol, client and reference; React only in render-with-taskwire.tsx',
-    [...layers('events', 'state', 'react', 'components'), ...reactPackages, '@testing-library/*'],
+    [
+      ...layers('events', 'state', 'query', 'vue', 'react', 'components'),
+      ...reactPackages,
+      ...vuePackages,
+      '@testing-library/*',
+    ],
     ['src/testing/render-with-taskwire.tsx'],
   ),
   ...boundary(
     'src/testing/render-with-taskwire.tsx',
     'render-with-taskwire.tsx adds only the provider of src/react to what src/testing reaches',
-    [...layers('state', 'components')],
+    [...layers('state', 'query', 'vue', 'components'), ...vuePackages],
   ),
 );

@@ -15,6 +15,7 @@ const sourceRoot = fileURLToPath(new URL('./src/', import.meta.url));
 /** Each public entry of CONTRACT §2 (and the command-line entry), by its path in `dist`. */
 const entries = {
   index: 'src/index.ts',
+  'vue/index': 'src/vue/index.ts',
   'client/index': 'src/client/index.ts',
   'reference/index': 'src/reference/index.ts',
   'reference/node/index': 'src/reference/node/index.ts',
@@ -36,6 +37,8 @@ const entries = {
 const external = [
   /^react($|\/)/,
   /^react-dom($|\/)/,
+  /^vue($|\/)/,
+  /^@vue\//,
   /^@tanstack\//,
   /^zod($|\/)/,
   /^eventsource-parser($|\/)/,

@@ -41,8 +41,8 @@ const browserDependencies = [
 ];
 
 // Test projects: `node` (no DOM: protocol, client, state, reference service), `jsdom` (React and the client
-// again, to prove it runs with DOM globals too), `browser` (components in Chromium) and `storybook`
-// (every story in Chromium).
+// again, to prove it runs with DOM globals too), `vue` (the composables of taskwire/vue, in jsdom),
+// `browser` (components in Chromium) and `storybook` (every story in Chromium).
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -80,6 +80,15 @@ export default defineConfig({
             'test/devtools/**/*.test.{ts,tsx}',
             'test/testing/**/*.test.tsx',
           ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'vue',
+          environment: 'jsdom',
+          setupFiles: ['test/setup-vue.ts'],
+          include: ['test/vue/**/*.test.ts'],
         },
       },
       {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /* global process, console -- a Node script, linted by the shared config without Node globals for .mjs */
 // Walks the built import graph (static and dynamic imports) from the entries a browser app loads,
-// `taskwire`, `taskwire/client` and `taskwire/reference`, and fails when any module reachable from
+// `taskwire`, `taskwire/vue`, `taskwire/client` and `taskwire/reference`, and fails when any module reachable from
 // them imports a Node built-in, with or without the `node:` prefix. The bare imports the graph leaves
 // to the app (react, zod, …) are printed, so a new one shows up in review.
 //
@@ -19,6 +19,7 @@ const distRoot = resolve(packageRoot, 'dist');
 /** The browser entries, by their `exports` key, and their built file. */
 const BROWSER_ENTRIES = {
   taskwire: 'index.js',
+  'taskwire/vue': 'vue/index.js',
   'taskwire/client': 'client/index.js',
   'taskwire/reference': 'reference/index.js',
   'taskwire/server': 'server/index.js', // Web-standard only: edge runtimes have no Node built-ins

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /* global process, console -- a Node script, linted by the shared config without Node globals for .mjs */
-// Imports the built browser entries (`dist/index.js`, `dist/client/index.js`, `dist/reference/index.js`) in
-// plain Node, where there is no `window` or `document`, and fails when importing one throws or when
+// Imports the built browser entries (`dist/index.js`, `dist/vue/index.js`, `dist/client/index.js`,
+// `dist/reference/index.js`) in plain Node, where there is no `window` or `document`, and fails
+// when importing one throws or when
 // a module of the package reads a DOM global (even behind a `typeof` guard): nothing of ours may
 // touch the DOM at import time, so server rendering and Node scripts can load it. Reads by a
 // dependency (TanStack Query's `typeof window` server check) are listed, not failed: they are
@@ -10,7 +11,7 @@ import { resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const distRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const ENTRIES = ['index.js', 'client/index.js', 'reference/index.js'];
+const ENTRIES = ['index.js', 'vue/index.js', 'client/index.js', 'reference/index.js'];
 const DOM_GLOBALS = [
   'window',
   'document',

@@ -3,8 +3,9 @@
 // Packs the package as it is published: `node scripts/pack-package.mjs [destination]` (`npm run
 // pack:package` builds first) writes taskwire-<version>.tgz into `destination` (default: the
 // repository), to publish with `npm publish ./taskwire-<version>.tgz`. Its package.json leaves
-// out `scripts` and `devDependencies`: they are this repository's (Storybook, the tests, the
-// benchmarks) and name files the package does not ship. The files are those of `files`, copied
+// out `scripts`, `devDependencies` and `overrides`: they are this repository's (Storybook, the
+// tests, the benchmarks, and one @tanstack/query-core for the two TanStack bindings of its dev
+// install) and name files the package does not ship. The files are those of `files`, copied
 // into a folder of their own and packed there with `npm pack`, which adds README.md itself.
 // `npm publish` run in the repository is refused (prepublishOnly), so no tarball with them goes out.
 import { execFileSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The members of package.json that stay in the repository. */
-export const UNPUBLISHED_FIELDS = ['scripts', 'devDependencies'];
+export const UNPUBLISHED_FIELDS = ['scripts', 'devDependencies', 'overrides'];
 
 /** package.json as published: the repository's without {@link UNPUBLISHED_FIELDS}. */
 export function publishedManifest(manifest) {

@@ -4,7 +4,7 @@ export {
   type AnyTaskClient,
   type TaskwireProviderProps,
 } from './taskwire-provider.js';
-export type { Register, RegisteredTasks } from './register.js';
+export type { Register, RegisteredTasks } from '../query/register.js';
 export { useJournalEntry, useTaskJournal, type UseTaskJournalResult } from './use-task-journal.js';
 export {
   useTaskList,
@@ -22,7 +22,7 @@ export {
   type TaskResultQueryConfig,
   type TaskOptionsQueryConfig,
   type TaskwireQueryOptions,
-} from './query-options.js';
+} from '../query/query-options.js';
 export {
   useSubmitTask,
   type SubmitTaskVariables,

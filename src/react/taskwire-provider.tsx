@@ -1,15 +1,15 @@
 'use client';
 import { QueryClientContext } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { TaskwireError } from '../client/errors.js';
 import type { TaskClient } from '../client/types.js';
-import type { TaskRecord } from '../protocol/records.js';
 import type { Locale } from '../components/format.js';
 import { TaskwireMessagesProvider } from '../components/messages/messages-provider.js';
 import type { TaskwireMessagesOverride } from '../components/messages/messages.js';
-import { journalSession, type JournalSession } from '../state/journal-session.js';
+import { followRecordStatuses } from '../query/follow-record-statuses.js';
+import type { JournalSession } from '../state/journal-session.js';
+import { scopedJournalSession } from '../state/scoped-journal-session.js';
 import type { TaskJournal } from '../state/task-journal.js';
-import type { RegisteredTasks } from './register.js';
+import type { RegisteredTasks } from '../query/register.js';
 
 /**
  * A client over any task map. The provider takes any client; the hooks are typed by the map declared
@@ -67,30 +67,16 @@ export function TaskwireProvider({
   locale,
   children,
 }: TaskwireProviderProps) {
-  if (journal && !client.scopeIsExplicit) {
-    throw new TaskwireError(
-      'protocol',
-      'TaskwireProvider was given a journal, but the client has no scope of its own: a journal keeps tasks per user, so set createTaskClient({ scope }) to the signed-in user’s id.',
-      { reason: 'SCOPE_REQUIRED', retryable: false },
-    );
-  }
-  const { scope } = client;
+  const { scope, scopeIsExplicit } = client;
   // Found or made during render but lazy: it reads nothing until a hook subscribes, in an effect.
   const session = useMemo(
-    () => (journal ? journalSession(journal, scope) : undefined),
-    [journal, scope],
+    () => scopedJournalSession(journal, { scope, scopeIsExplicit }, 'TaskwireProvider'),
+    [journal, scope, scopeIsExplicit],
   );
   const queryClient = useContext(QueryClientContext);
   useEffect(() => {
     if (!session || !queryClient) return;
-    // The one place entry statuses follow the records, so an app without a journal pays nothing.
-    return queryClient.getQueryCache().subscribe(({ query }) => {
-      const [root, queryScope, kind, , id] = query.queryKey as unknown[];
-      const record = query.state.data as TaskRecord | undefined;
-      if (root !== 'taskwire' || queryScope !== session.scope || kind !== 'result' || !record)
-        return;
-      if (typeof id === 'string') session.noteStatus(id, record.status);
-    });
+    return followRecordStatuses(queryClient.getQueryCache(), session);
   }, [session, queryClient]);
   return (
     <TaskClientContext.Provider value={client}>

@@ -1,16 +1,9 @@
 'use client';
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import { isTerminalStatus } from '../protocol/records.js';
-import type { TaskName } from '../protocol/task-schemas.js';
-import {
-  isPageHidden as isHidden,
-  slowestPollDelay,
-  type PollingPolicyOptions,
-} from '../state/polling-policy.js';
+import { useEffect } from 'react';
+import { completionNoticeQueries } from '../query/completion-notice-queries.js';
+import type { PollingPolicyOptions } from '../state/polling-policy.js';
 import { attachTitleRestore, noticeTaskEnded } from '../state/completion-notice.js';
-import { taskResultQueryOptions } from './query-options.js';
-import type { RegisteredTasks } from './register.js';
 import { useJournalSession, useTaskClient } from './taskwire-provider.js';
 import { useTaskJournal } from './use-task-journal.js';
 
@@ -42,35 +35,8 @@ export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): v
   const client = useTaskClient();
   const { entries } = useTaskJournal();
 
-  const running = useMemo(
-    () => (enabled ? entries.filter((entry) => !isTerminalStatus(entry.status)) : []),
-    [enabled, entries],
-  );
   useQueries({
-    queries: running.map((entry) => {
-      // A journal holds names as strings; the app's task map (Register) may be narrower.
-      const name = entry.task as TaskName<RegisteredTasks>;
-      const base = taskResultQueryOptions(client, name, entry.id, {
-        ...(polling ? { polling } : {}),
-        journal,
-      });
-      const ceiling = slowestPollDelay(polling);
-      type PolicyInterval = Extract<typeof base.refetchInterval, (...args: never[]) => unknown>;
-      return {
-        ...base,
-        refetchInterval: (query: Parameters<PolicyInterval>[0]) => {
-          const delay =
-            typeof base.refetchInterval === 'function'
-              ? base.refetchInterval(query)
-              : base.refetchInterval;
-          // Read at every poll: hidden, the slowest pace; visible again, the policy's.
-          return delay === false || delay === undefined || !isHidden()
-            ? delay
-            : Math.max(delay, ceiling);
-        },
-        refetchIntervalInBackground: true,
-      };
-    }),
+    queries: enabled ? completionNoticeQueries(client, entries, polling, journal) : [],
   });
 
   // The session reports each task of its scope seen running that ends, once (src/state).

@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { debouncedChange } from '../state/debounced-change.js';
 
 /**
  * `value`, but a change shows only once it has held still for `delayMs`. Values equal by content
@@ -8,13 +8,12 @@ import { canonicalJson } from '../protocol/canonical-json.js';
  */
 export function useDebouncedValue<Value>(value: Value, delayMs: number): Value {
   const [settled, setSettled] = useState(value);
-  const changed = canonicalJson(settled) !== canonicalJson(value);
-  const immediate = settled === undefined && value !== undefined;
-  if (changed && immediate) setSettled(value);
+  const change = debouncedChange(settled, value);
+  if (change === 'now') setSettled(value);
   useEffect(() => {
-    if (!changed || immediate) return;
+    if (change !== 'after-delay') return;
     const timer = setTimeout(() => setSettled(value), delayMs);
     return () => clearTimeout(timer);
-  }, [changed, immediate, value, delayMs]);
+  }, [change, value, delayMs]);
   return settled;
 }

@@ -3,14 +3,12 @@ import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import type { TaskwireError } from '../client/errors.js';
 import type { ExecuteRecord } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams, TaskResult } from '../protocol/task-schemas.js';
-import type { RegisteredTasks } from './register.js';
+import { executeTaskMutationOptions } from '../query/execute-task-mutation.js';
+import type { ExecuteTaskVariables } from '../query/hook-options.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useTaskClient } from './taskwire-provider.js';
 
-/** What `mutate` of {@link useExecuteTask} takes. */
-export interface ExecuteTaskVariables<Params> {
-  /** The task's params. */
-  params: Params;
-}
+export type { ExecuteTaskVariables } from '../query/hook-options.js';
 
 /** What {@link useExecuteTask} returns: TanStack Query's mutation result; `data` is `{ id, status, result, usage? }`. */
 export type UseExecuteTaskResult<Params, Result> = UseMutationResult<
@@ -27,10 +25,5 @@ export type UseExecuteTaskResult<Params, Result> = UseMutationResult<
 export function useExecuteTask<Name extends TaskName<RegisteredTasks>>(
   task: Name,
 ): UseExecuteTaskResult<TaskParams<RegisteredTasks, Name>, TaskResult<RegisteredTasks, Name>> {
-  const client = useTaskClient();
-  return useMutation({
-    mutationFn: ({ params }: ExecuteTaskVariables<TaskParams<RegisteredTasks, Name>>) =>
-      client.execute(task, params),
-    retry: false,
-  });
+  return useMutation(executeTaskMutationOptions(useTaskClient(), task));
 }

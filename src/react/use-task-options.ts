@@ -1,24 +1,17 @@
 'use client';
-import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TaskwireError } from '../client/errors.js';
-import { canonicalJson } from '../protocol/canonical-json.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
-import { taskOptionsQueryOptions } from './query-options.js';
-import type { RegisteredTasks } from './register.js';
+import type { UseTaskOptionsOptions } from '../query/hook-options.js';
+import { quoteQuery } from '../query/hook-queries.js';
+import { quoteStanding, type OwnQuote } from '../state/quote-standing.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useTaskClient } from './taskwire-provider.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 
-/** Options of {@link useTaskOptions}. */
-export interface UseTaskOptionsOptions {
-  /** How long params must hold still before they are priced, in milliseconds. Defaults to `250`. */
-  debounceMs?: number;
-  /** Set to `false` to pause the query. Defaults to `true`. */
-  enabled?: boolean;
-  /** How long a quote stays fresh, in milliseconds. Defaults to `300000`. */
-  staleTime?: number;
-}
+export type { UseTaskOptionsOptions } from '../query/hook-options.js';
 
 /**
  * What {@link useTaskOptions} returns: TanStack Query's query result (`data` is the quote or `{}`),
@@ -40,12 +33,6 @@ export type UseTaskOptionsResult<Params = unknown> = UseQueryResult<
   isQuoteStale: boolean;
 };
 
-/** A quote of this query's own, and the params it was asked for. */
-interface OwnQuote {
-  quote: OptionsResult;
-  params: unknown;
-}
-
 /**
  * Asks what a task would cost with these params, before the user commits. One request per distinct
  * params (by content), debounced while they change; the previous quote stays shown while the next
@@ -62,29 +49,17 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
 ): UseTaskOptionsResult<TaskParams<RegisteredTasks, Name>> {
   const client = useTaskClient();
   const debounced = useDebouncedValue(params, options.debounceMs ?? 250);
-  const keyParams = (debounced ?? {}) as TaskParams<RegisteredTasks, Name>;
-  const query = useQuery({
-    ...taskOptionsQueryOptions(client, task, keyParams, {
-      ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
-    }),
-    enabled: debounced !== undefined && (options.enabled ?? true),
-    placeholderData: keepPreviousData,
-  });
+  const keyParams = debounced ?? {};
+  const query = useQuery(quoteQuery(client, task, debounced, options));
 
-  // A placeholder is the quote this hook showed before, kept by keepPreviousData; TanStack Query
-  // does not say whose params it was for, so the hook remembers its last quote of its own (each
-  // query's data is an object of its own, so the object says which quote it is).
+  // A placeholder is the quote this hook showed before, kept by keepPreviousData: the hook
+  // remembers its last quote of its own to say whose params it was for.
   const { data, isPlaceholderData } = query;
   const [lastOwn, setLastOwn] = useState<OwnQuote>();
-  const own =
-    data !== undefined && !isPlaceholderData ? { quote: data, params: keyParams } : undefined;
-  if (own && lastOwn?.quote !== data) setLastOwn(own);
-  const quoted = own ?? (isPlaceholderData && lastOwn?.quote === data ? lastOwn : undefined);
-  const quotedParams = quoted?.params as TaskParams<RegisteredTasks, Name> | undefined;
-  // A quote whose params are unknown counts as stale: it may be the price of anything.
-  const isQuoteStale =
-    data !== undefined &&
-    (quoted === undefined || canonicalJson(quoted.params) !== canonicalJson(params));
+  const standing = quoteStanding({ data, isPlaceholderData, keyParams, params, lastOwn });
+  if (standing.own && lastOwn?.quote !== data) setLastOwn(standing.own);
+  const quotedParams = standing.quotedParams as TaskParams<RegisteredTasks, Name> | undefined;
+  const { isQuoteStale } = standing;
   // Spread, so every member is read and a change of any re-renders: the hook reads `data` itself,
   // and TanStack Query's tracking would otherwise hide the changes of members read only later.
   return { ...query, quotedParams, isQuoteStale };

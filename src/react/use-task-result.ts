@@ -3,22 +3,14 @@ import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { TaskwireError } from '../client/errors.js';
 import { createEventTracker } from '../state/event-tracker.js';
-import type { PollingPolicyOptions } from '../state/polling-policy.js';
-import type { EventReference, TaskRecord } from '../protocol/records.js';
+import type { TaskRecord } from '../protocol/records.js';
 import type { TaskName, TaskResult } from '../protocol/task-schemas.js';
-import { taskResultQueryOptions, taskwireKeys } from './query-options.js';
-import type { RegisteredTasks } from './register.js';
+import type { UseTaskResultOptions } from '../query/hook-options.js';
+import { watchedRecordQuery } from '../query/hook-queries.js';
+import type { RegisteredTasks } from '../query/register.js';
 import { useProvidedJournal, useTaskClient } from './taskwire-provider.js';
 
-/** Options of {@link useTaskResult}. */
-export interface UseTaskResultOptions {
-  /** Set to `false` to pause the query. Defaults to `true`. */
-  enabled?: boolean;
-  /** The polling schedule: floor, ceiling, backoff, deadline (see `PollingPolicyOptions`). */
-  polling?: PollingPolicyOptions;
-  /** Called once for each custom event of the task, by id, however often it is polled. */
-  onEvent?: (event: EventReference) => void;
-}
+export type { UseTaskResultOptions } from '../query/hook-options.js';
 
 /** What {@link useTaskResult} returns: TanStack Query's query result over the TaskRecord. */
 export type UseTaskResultResult<Result = unknown> = UseQueryResult<
@@ -38,15 +30,7 @@ export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
 ): UseTaskResultResult<TaskResult<RegisteredTasks, Name>> {
   const client = useTaskClient();
   const journal = useProvidedJournal();
-  const query = useQuery({
-    ...taskResultQueryOptions(client, task, id ?? '', {
-      ...(options.polling ? { polling: options.polling } : {}),
-      journal,
-    }),
-    // Keep the key stable while idle, without a request.
-    queryKey: taskwireKeys.result(client.scope, task, id ?? ''),
-    enabled: id !== undefined && (options.enabled ?? true),
-  });
+  const query = useQuery(watchedRecordQuery(client, task, id, options, journal));
 
   const onEvent = useRef(options.onEvent);
   useEffect(() => {

@@ -10,6 +10,7 @@
  * whose price follows its params has a preflight; one whose price is fixed has a static monetization.
  */
 import * as z from 'zod/mini';
+import type { JsonObject } from '../protocol/records.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskSchemas } from '../protocol/task-schemas.js';
 import type { AnyTaskDefinition } from './define-task.js';
@@ -172,7 +173,8 @@ const failingTaskParams = z.object({
 });
 
 /** `failing-task`: reports some progress, then fails with its own `reason` (status code 500). */
-export const failingTask = defineTask({
+// Its result named, so its declaration names the protocol's JsonObject, not the React entry's.
+export const failingTask = defineTask<typeof failingTaskParams, JsonObject>({
   name: 'failing-task',
   params: failingTaskParams,
   run: async (context, { reason }) => {

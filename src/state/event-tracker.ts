@@ -25,3 +25,19 @@ export function createEventTracker(): EventTracker {
     },
   };
 }
+
+/**
+ * The events of each record read that were not reported before, for a watcher of one task at a
+ * time: it starts over when the record is another task's.
+ */
+export function createRecordEventTracker(): (record: {
+  id: string;
+  events: readonly EventReference[];
+}) => EventReference[] {
+  let id: string | undefined;
+  let tracker = createEventTracker();
+  return (record) => {
+    if (record.id !== id) [id, tracker] = [record.id, createEventTracker()];
+    return tracker.takeNew(record.events);
+  };
+}

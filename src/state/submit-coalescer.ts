@@ -31,6 +31,8 @@ export interface SubmitCoalescer {
     call: SubmitCall,
     send: (idempotencyKey: string) => Promise<Answer>,
   ): Promise<Answer>;
+  /** The idempotency key `call` was sent under (or joined the call in flight with), or `undefined` before it ran. */
+  keyOf(call: SubmitCall): string | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export function createSubmitCoalescer(newKey: () => string = randomUuid): Submit
       inFlight.set(content, { idempotencyKey, promise });
       return promise;
     },
+    keyOf: (call) => keysByCall.get(call),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * How the state machines read a task's record while they wait for its outcome: a broken stream
  * hands over to one of these instead of posting (and paying) again. The React layer gives one that
- * shares TanStack Query's poll with every `useTaskResult` of the task (src/react/query-record-watcher.ts).
+ * shares TanStack Query's poll with every `useTaskResult` of the task (src/query/query-record-watcher.ts).
  */
 import type { TaskwireError } from '../client/errors.js';
 import type { TaskRecord } from '../protocol/records.js';

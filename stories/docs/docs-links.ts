@@ -16,6 +16,7 @@ export const docsPageTitles: Readonly<Record<string, string>> = {
   'components.md': 'Guides/Components',
   'typed-tasks.md': 'Guides/Typed tasks',
   'server-rendering.md': 'Guides/Server rendering',
+  'vue.md': 'Guides/Vue',
   'the-client.md': 'Guides/The client',
   'errors.md': 'Guides/Errors',
   'the-reference-service.md': 'Guides/The reference service',

@@ -1,8 +1,9 @@
 /**
  * The shape of the house (CONTRIBUTING.md, "Layout of the house"): src/ holds the protocol, the
- * client, the state machines, the React bindings, the components, the reference service, the event
- * log, and the test helpers for apps (taskwire/testing), and no two modules
- * import each other in a circle, type imports and `import()` edges included. A module is loaded on
+ * client, the state machines, the query layer, the React and Vue bindings, the components, the
+ * reference service, the event log and the test helpers for apps (taskwire/testing); no two modules
+ * import each other in a circle, type imports and `import()` edges included; and React and Vue are
+ * imported only in their bindings' folders. A module is loaded on
  * demand only for a reason a user sees (the devtools panel, kept out of an app's first chunk and out
  * of production): the list of `import()` edges below is a decision, like the list of public names.
  * Which folder may import which is lint's job (eslint.config.js).
@@ -43,6 +44,60 @@ function staticImports(file: string): string[] {
     if (specifier?.startsWith('.')) specifiers.push(specifier);
   }
   return specifiers.map((specifier) => resolve(file, specifier));
+}
+
+/** The packages (bare specifiers) `file` imports, re-exports or loads with `import()`. */
+function packageImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const specifiers: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            node.arguments[0] !== undefined &&
+            ts.isStringLiteral(node.arguments[0])
+          ? node.arguments[0].text
+          : undefined;
+    if (specifier !== undefined && !specifier.startsWith('.')) specifiers.push(specifier);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return specifiers;
+}
+
+/**
+ * Where each framework may be imported (CONTRIBUTING.md, "Layout of the house"): React, React DOM
+ * and TanStack's React binding only in the React binding, the components, the test kit's render
+ * and the devtools; Vue and TanStack's Vue binding only in the Vue binding. Everything else,
+ * src/query included, is framework-free (`@tanstack/query-core` is no framework).
+ */
+const FRAMEWORKS = [
+  {
+    name: 'React',
+    packages: /^(react|react-dom)(\/|$)|^@tanstack\/react-query(\/|$)/,
+    folders: ['src/react/', 'src/components/', 'src/testing/', 'src/devtools/'],
+  },
+  {
+    name: 'Vue',
+    packages: /^(vue|@vue\/[^/]+)(\/|$)|^@tanstack\/vue-query(\/|$)/,
+    folders: ['src/vue/'],
+  },
+];
+
+/** Each import of a framework from outside its folders, as `file -> package`. */
+function misplacedFrameworkImports(importsByFile: Map<string, string[]>): string[] {
+  return [...importsByFile].flatMap(([file, specifiers]) =>
+    specifiers.flatMap((specifier) =>
+      FRAMEWORKS.filter(
+        ({ packages, folders }) =>
+          packages.test(specifier) && !folders.some((folder) => file.startsWith(folder)),
+      ).map(({ name }) => `${file} -> ${specifier} (${name})`),
+    ),
+  );
 }
 
 /** The modules `file` loads with `import()` anywhere in its code (relative ones, resolved). */
@@ -140,10 +195,12 @@ describe('the house', () => {
       'devtools',
       'locales',
       'protocol',
+      'query',
       'react',
       'reference',
       'state',
       'testing',
+      'vue',
     ]);
   });
 
@@ -168,6 +225,34 @@ describe('the house', () => {
       dynamicImports(file).map((target) => `${relative(file)} -> ${shown(target)}`),
     );
     expect(edges).toEqual(ON_DEMAND);
+  });
+
+  it('imports React only in src/react, src/components, src/testing and src/devtools, and Vue only in src/vue', () => {
+    const importsByFile = new Map(files.map((file) => [relative(file), packageImports(file)]));
+    const frameworkFree = [...importsByFile].filter(([file]) => file.startsWith('src/query/'));
+    expect(frameworkFree.flatMap(([, specifiers]) => specifiers)).toContain('@tanstack/query-core');
+    expect(misplacedFrameworkImports(importsByFile)).toEqual([]);
+  });
+
+  it('finds a framework imported outside its folders, import() included', () => {
+    const importsByFile = new Map([
+      ['src/state/a.ts', ['react', '@tanstack/query-core']],
+      ['src/query/b.ts', ['@tanstack/react-query', 'vue']],
+      ['src/vue/c.ts', ['vue', '@tanstack/vue-query', 'react-dom/client']],
+      ['src/react/d.ts', ['react', '@tanstack/react-query', '@vue/reactivity']],
+      ['src/components/e.tsx', ['react/jsx-runtime']],
+    ]);
+    expect(misplacedFrameworkImports(importsByFile)).toEqual([
+      'src/state/a.ts -> react (React)',
+      'src/query/b.ts -> @tanstack/react-query (React)',
+      'src/query/b.ts -> vue (Vue)',
+      'src/vue/c.ts -> react-dom/client (React)',
+      'src/react/d.ts -> @vue/reactivity (Vue)',
+    ]);
+    // The msw of taskwire/testing is loaded with import(): the reader sees such imports too.
+    expect(packageImports(path.join(sourceRoot, 'testing', 'taskwire-handlers.ts'))).toContain(
+      'msw',
+    );
   });
 
   it('finds a circle where there is one', () => {

@@ -251,7 +251,11 @@ async function main() {
     `✓ the app's layout drops only its Google fonts (${added.fonts.join(', ')}: next build ` +
       `downloads them, and this machine has no internet); added ${added.files.join(', ')}`,
   );
-  const versions = declaredVersions(repoRoot, ['@tanstack/react-query', 'zod']);
+  const versions = declaredVersions(repoRoot, [
+    '@tanstack/react-query',
+    '@tanstack/query-core',
+    'zod',
+  ]);
   await timed('npm install', () =>
     runProcess(
       'npm',

@@ -501,6 +501,7 @@ export function writeConsumerApp(appRoot, { tarball, versions }) {
 /** The packages the app declares (and so gets in its node_modules), to link from ours. */
 export const APP_PACKAGES = [
   '@tanstack/react-query',
+  '@tanstack/query-core',
   'react',
   'react-dom',
   'zod',

@@ -3,13 +3,9 @@ import { Profiler, StrictMode, useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { taskwireKeys, useTaskResult, useTaskStream } from '../../src/react/index.js';
 import { demoTasks } from '../../src/reference/index.js';
-import {
-  renderHookWithTaskwire,
-  renderWithTaskwire,
-  scriptTask,
-  type ScriptStep,
-} from '../../src/testing/index.js';
+import { renderHookWithTaskwire, renderWithTaskwire, scriptTask } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
+import { burstTask, progressSteps } from '../support/progress-steps.js';
 import { withoutStreamUsage } from '../support/without-completed-usage.js';
 
 let setUp: ReturnType<typeof hookTestService>;
@@ -18,18 +14,7 @@ afterEach(closeHookTestServices);
 const posts = () => setUp.count('stream');
 const gets = () => setUp.count('result');
 
-/** `count` progress events, each after a wait of 1 ms (`spread`, so each is a chunk of its own) or all in one burst. */
-function progressSteps(count: number, spread: boolean): ScriptStep[] {
-  return Array.from({ length: count }, (_, index) => [
-    { progress: [((index + 1) / count) * 100, 1] } as const,
-    ...(spread ? [{ wait: 1 }] : []),
-  ]).flat();
-}
-const burstTask = scriptTask('burst', [
-  ...progressSteps(10_000, false),
-  { complete: { count: 10_000 } },
-]);
-const spreadTask = scriptTask('spread', [...progressSteps(5, true), { complete: { count: 5 } }]);
+const spreadTask = scriptTask('spread', [...progressSteps(5, 1), { complete: { count: 5 } }]);
 
 describe('useTaskStream', () => {
   it('streams progress, partial results and events to completion', async () => {

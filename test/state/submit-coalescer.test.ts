@@ -48,6 +48,24 @@ describe('createSubmitCoalescer', () => {
     expect(sends).toBe(1);
   });
 
+  it('tells the key each call was sent under, or joined with, and none before it ran', async () => {
+    const coalescer = createSubmitCoalescer(counter());
+    const first = { params: { a: 1 } };
+    const joining = { params: { a: 1 } };
+    expect(coalescer.keyOf(first)).toBeUndefined();
+    let release: () => void = () => {};
+    const sent = coalescer.run(
+      'echo',
+      first,
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    const joined = coalescer.run('echo', joining, async () => undefined);
+    release();
+    await Promise.all([sent, joined]);
+    expect(coalescer.keyOf(first)).toBe('key-1');
+    expect(coalescer.keyOf(joining)).toBe('key-1');
+  });
+
   it('uses the caller’s key and does not join calls with different notifications', async () => {
     const coalescer = createSubmitCoalescer(counter());
     const keys: string[] = [];

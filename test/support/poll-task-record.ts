@@ -3,7 +3,7 @@
  * React: reads the record with the client's Get Result on the schedule of the polling policy (the
  * same one `useTaskResult` follows), until the task ends, the policy gives up, or the watch is
  * stopped. The package itself gives the state machine the React layer's watch
- * (src/react/query-record-watcher.ts), so this loop lives with the tests.
+ * (src/query/query-record-watcher.ts), so this loop lives with the tests.
  */
 import { TaskwireError } from '../../src/client/errors.js';
 import type { GetResultOptions } from '../../src/client/types.js';

@@ -18,12 +18,18 @@ export function fakeTimersAndClock(): void {
   });
 }
 
+/**
+ * Advances the simulated clock by `ms` and lets a few real turns pass, so that the answers and
+ * messages it set off come through: the step of a test without React (the Vue composables').
+ */
+export async function advanceClock(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Advances the simulated clock by `ms`, letting answers, messages and renders through. */
 export async function step(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-  });
+  await act(() => advanceClock(ms));
 }
 
 /**

@@ -33,3 +33,10 @@ declare module 'next/headers' {
 declare module 'next/server' {
   export function after(task: Promise<unknown> | (() => unknown)): void;
 }
+
+// What Vite's vue-ts template declares in env.d.ts, so the Vue guide's main.ts can import its App.vue.
+declare module '*.vue' {
+  import type { DefineComponent } from 'vue';
+  const component: DefineComponent;
+  export default component;
+}

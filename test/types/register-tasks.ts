@@ -11,7 +11,7 @@ import {
 } from '../../src/index.js';
 import type { demoTaskSchemas } from '../../src/reference/index.js';
 
-declare module '../../src/react/register.js' {
+declare module '../../src/query/register.js' {
   interface Register {
     tasks: typeof demoTaskSchemas;
   }

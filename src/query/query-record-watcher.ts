@@ -4,7 +4,7 @@
  * poll, and its records land in the cache. With the provider's journal, the poll is shared with the
  * other tabs too (docs/protocol.md, "The hooks").
  */
-import { QueryObserver, type QueryClient } from '@tanstack/react-query';
+import { QueryObserver, type QueryClient } from '@tanstack/query-core';
 import type { TaskClient } from '../client/types.js';
 import type { TaskRecord } from '../protocol/records.js';
 import type { PollingPolicyOptions } from '../state/polling-policy.js';

@@ -1,14 +1,16 @@
 /**
- * Query keys and query-option factories, so that apps can also call `useQuery`,
- * `useSuspenseQuery`, `prefetchQuery` and `ensureQueryData` themselves, the TanStack Query way.
+ * Query keys and query-option factories over `@tanstack/query-core`, which every TanStack binding
+ * (React's, Vue's) re-exports: the options the hooks and composables read a task with, and that
+ * apps pass to `useQuery`, `useSuspenseQuery`, `prefetchQuery` and `ensureQueryData` themselves.
  */
 import {
-  queryOptions,
   replaceEqualDeep,
   type DataTag,
+  type OmitKeyof,
   type Query,
-  type UnusedSkipTokenOptions,
-} from '@tanstack/react-query';
+  type QueryFunction,
+  type QueryObserverOptions,
+} from '@tanstack/query-core';
 import { TaskwireError } from '../client/errors.js';
 import {
   nextPollDelay,
@@ -83,11 +85,15 @@ function pollStateOf(query: ResultQuery): PollState {
 }
 
 /**
- * What the query-option factories return: TanStack Query's `queryOptions` result, written with the
- * names `@tanstack/react-query` exports, so the declarations import nothing from `@tanstack/query-core`
- * (a package of its own that apps need not have where the package manager does not hoist it).
+ * What the query-option factories return: TanStack Query's query options with a query function and
+ * a key tagged with the data, as `queryOptions` of `@tanstack/react-query` or `@tanstack/vue-query`
+ * returns them, so `getQueryData(options.queryKey)` is typed.
  */
-export type TaskwireQueryOptions<Data> = UnusedSkipTokenOptions<Data, TaskwireError> & {
+export type TaskwireQueryOptions<Data> = OmitKeyof<
+  QueryObserverOptions<Data, TaskwireError, Data, Data, readonly unknown[]>,
+  'queryFn' | 'queryKey'
+> & {
+  queryFn: QueryFunction<Data, readonly unknown[]>;
   queryKey: DataTag<readonly unknown[], Data, TaskwireError>;
 };
 
@@ -127,8 +133,13 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   };
   const { journal } = config;
   let shared: ((context: SharedPollContext) => ReturnType<typeof read>) | undefined;
-  return queryOptions<TaskRecord<TaskResult<Tasks, Name>>, TaskwireError>({
-    queryKey: taskwireKeys.result(client.scope, task, id),
+  return {
+    // Tagged with its data, as TanStack's `queryOptions` tags it, so `getQueryData` is typed.
+    queryKey: taskwireKeys.result(client.scope, task, id) as readonly unknown[] as DataTag<
+      readonly unknown[],
+      TaskRecord<TaskResult<Tasks, Name>>,
+      TaskwireError
+    >,
     // Shared on the first fetch, not here: these options are built in every render, the server's
     // included, where nothing may open a channel or read storage.
     queryFn: journal
@@ -153,7 +164,7 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
       }
       return shared;
     },
-  });
+  };
 }
 
 /** Options of {@link taskOptionsQueryOptions}. */
@@ -172,11 +183,15 @@ export function taskOptionsQueryOptions<Tasks extends TaskSchemas, Name extends 
   params: TaskParams<Tasks, Name>,
   config: TaskOptionsQueryConfig = {},
 ): TaskwireQueryOptions<OptionsResult> {
-  return queryOptions<OptionsResult, TaskwireError>({
-    queryKey: taskwireKeys.options(client.scope, task, params),
+  return {
+    queryKey: taskwireKeys.options(client.scope, task, params) as readonly unknown[] as DataTag<
+      readonly unknown[],
+      OptionsResult,
+      TaskwireError
+    >,
     queryFn: ({ signal }) => client.options(task, params, { signal }),
     staleTime: config.staleTime ?? 300_000,
     retry: (failureCount, error) =>
       TaskwireError.isInstance(error) && error.retryable && failureCount < 3,
-  });
+  };
 }

@@ -1,5 +1,6 @@
 /**
- * Typed tasks for the hooks. Declare your task map once and every hook is typed by task name:
+ * Typed tasks for the hooks and the composables. Declare your task map once and every hook is typed
+ * by task name (a Vue app declares it on `'taskwire/vue'`, which exports the same `Register`):
  *
  * ```ts
  * declare module 'taskwire' {
