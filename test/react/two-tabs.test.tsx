@@ -24,7 +24,7 @@ import {
   tabJournal,
 } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 /** An answer that never comes. */
 const hung = () => new Promise<Response>(() => undefined);

@@ -17,7 +17,7 @@ import {
   type TaskJournal,
 } from '../../src/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 /** What the fake Notification API saw. */
 const shown: Array<{ title: string; options: NotificationOptions | undefined }> = [];

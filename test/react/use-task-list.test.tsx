@@ -19,7 +19,7 @@ import {
 import { withFaults } from '../../src/testing/index.js';
 import { mapStorage } from '../support/map-storage.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 beforeEach(() => {
   fakeTimersAndClock();
