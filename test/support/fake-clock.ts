@@ -5,7 +5,8 @@
  * - On {@link fakeTimersAndClock} (the timers and the clock only, `setImmediate` left real):
  *   {@link step} and {@link until} move the clock in steps and, after each, let a few real turns
  *   pass, so the service's answers, channel messages and React's renders come through;
- *   {@link advanceClock} is that step for a test without React (the Vue composables').
+ *   {@link stepFor} lets a stretch of time pass in such steps; {@link advanceClock} is the step of
+ *   a test without React (the Vue composables').
  * - On every fake timer (`vi.useFakeTimers()`, `setImmediate` faked too): {@link advanceUntil} and
  *   {@link settleOnFakeClock} over {@link trackRequests} move the clock only while no request is in
  *   the service's hands, never past an answer that has not come yet, since some of the service's
@@ -65,6 +66,18 @@ export async function until(
     if (waited >= limitMs) throw failure;
     await step(stepMs);
   }
+}
+
+/**
+ * Steps the simulated clock `stepMs` at a time (default 100) for `ms` in all, so that each timer
+ * coming due sets off its work (a poll, an answer, a render) before the next: how a test lets the
+ * time pass in which an event would have come, before it checks that none did.
+ */
+export async function stepFor(
+  ms: number,
+  { stepMs = 100 }: { stepMs?: number } = {},
+): Promise<void> {
+  for (let waited = 0; waited < ms; waited += stepMs) await step(Math.min(stepMs, ms - waited));
 }
 
 /** A service's `fetch` that knows which of its calls are in flight. */
