@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { checkService, DEFAULT_CHECK_PARAMS, DEFAULT_CHECK_TASK } from './check-service.js';
+export { checkService } from './check-service.js';
 export { CHECKS, type CheckId, type CheckLevel } from './check-catalogue.js';
 export type {
   CheckOutcome,

@@ -51,7 +51,6 @@ export type {
   TaskListViewState,
 } from './task-list/task-list-view.js';
 
-export { statusMessages } from './task-status.js';
 export type { StatusMessages } from './task-status.js';
 export { streamDisplayStatus } from './stream-display-status.js';
 export type { TaskDisplayStatus, TaskStatusInput } from './task-status.js';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskResult } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {

@@ -4,7 +4,7 @@
  * a list or a result beside the stream's bar shows the stream's progress, not that of their last
  * poll. The readers here poll once a minute, so only the stream can move them.
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTaskJournal,
@@ -18,7 +18,7 @@ import {
   demoTasks,
   type ReferenceService,
 } from '../../src/reference/index.js';
-import { scriptTask } from '../../src/testing/index.js';
+import { renderWithTaskwire, scriptTask } from '../../src/testing/index.js';
 import { closeJournalPages, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
@@ -74,7 +74,7 @@ function Page() {
 describe('a running stream and the other views of its task', () => {
   it('show the same progress: useTaskResult, useTaskList and <TaskList> follow the stream', async () => {
     const page = openPage();
-    render(<Page />, { wrapper: page.wrapper });
+    renderWithTaskwire(<Page />, page.options);
     act(() => screen.getByRole('button', { name: 'Start' }).click());
     await waitFor(() => expect(screen.getByText('Stream: streaming 25')).toBeInTheDocument(), {
       timeout: 5000,

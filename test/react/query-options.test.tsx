@@ -1,26 +1,24 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { QueryClient } from '@tanstack/react-query';
+import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
-import {
-  TaskwireProvider,
-  taskwireKeys,
-  useTaskOptions,
-  useTaskResult,
-} from '../../src/react/index.js';
+import { taskwireKeys, useTaskOptions, useTaskResult } from '../../src/react/index.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
   DEMO_USER_TOKEN,
   OTHER_USER_TOKEN,
 } from '../../src/reference/index.js';
+import { renderHookWithTaskwire } from '../../src/testing/index.js';
 
 const service = createReferenceService({ timeScale: 0.01 });
 const queryClient = new QueryClient();
 afterEach(() => queryClient.clear());
 
-/** A client of one user on the shared service, counting its requests. */
+/**
+ * A client of one user on the shared service, counting its requests, and the options that render
+ * a hook with it on the shared QueryClient.
+ */
 function clientOf(userToken: string, scope?: string) {
   const requests: string[] = [];
   const client = createTaskClient({
@@ -33,12 +31,7 @@ function clientOf(userToken: string, scope?: string) {
       return service.fetch(request);
     },
   });
-  const wrapper = ({ children }: { children?: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
-      <TaskwireProvider client={client}>{children}</TaskwireProvider>
-    </QueryClientProvider>
-  );
-  return { client, requests, wrapper };
+  return { client, requests, options: { service, client, queryClient } };
 }
 
 describe('query keys', () => {
@@ -61,9 +54,9 @@ describe('query keys', () => {
     const mine = clientOf(DEMO_USER_TOKEN, 'demo-user');
     const theirs = clientOf(OTHER_USER_TOKEN, 'other-user');
     const { id } = await mine.client.submit('echo', { message: 'mine' });
-    const own = renderHook(() => useTaskResult('echo', id), { wrapper: mine.wrapper });
+    const own = renderHookWithTaskwire(() => useTaskResult('echo', id), mine.options);
     await waitFor(() => expect(own.result.current.data?.status).toBe('COMPLETED'));
-    const other = renderHook(() => useTaskResult('echo', id), { wrapper: theirs.wrapper });
+    const other = renderHookWithTaskwire(() => useTaskResult('echo', id), theirs.options);
     await waitFor(() => expect(other.result.current.status).toBe('error'));
     expect(other.result.current.data).toBeUndefined();
     expect(other.result.current.error?.reason).toBe('RESULT_NOT_FOUND');
@@ -74,13 +67,15 @@ describe('query keys', () => {
     const first = clientOf(DEMO_USER_TOKEN, 'service-a');
     const second = clientOf(DEMO_USER_TOKEN, 'service-b');
     const params = { prompt: 'a cat', count: 2 };
-    const a = renderHook(() => useTaskOptions('generate-images', params), {
-      wrapper: first.wrapper,
-    });
+    const a = renderHookWithTaskwire(
+      () => useTaskOptions('generate-images', params),
+      first.options,
+    );
     await waitFor(() => expect(a.result.current.isSuccess).toBe(true));
-    const b = renderHook(() => useTaskOptions('generate-images', params), {
-      wrapper: second.wrapper,
-    });
+    const b = renderHookWithTaskwire(
+      () => useTaskOptions('generate-images', params),
+      second.options,
+    );
     await waitFor(() => expect(b.result.current.isSuccess).toBe(true));
     expect(first.requests).toEqual(['POST /workflows/generate-images/options']);
     expect(second.requests).toEqual(['POST /workflows/generate-images/options']);

@@ -5,7 +5,7 @@
  * reloaded mid-run the task's whole sequence once, with payloads, and the service sees one POST; with
  * Redis gone mid-run, the page follows the task with Get Result and shows no error.
  */
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient } from '../../src/client/index.js';
 import { createTaskJournal, useTaskStream } from '../../src/index.js';
@@ -19,6 +19,7 @@ import { startReferenceServer } from '../../src/reference/node/index.js';
 import type { EventLog } from '../../src/events/event-log.js';
 import { createTaskProxy, memoryEventLog } from '../../src/server/index.js';
 import { redisEventLog } from '../../src/server/redis/index.js';
+import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeJournalPages, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -85,9 +86,10 @@ describe('useTaskStream through the proxy with an event log', () => {
       const { proxy, posts, direct } = await proxied(await makeLog());
       const storage = mapStorage();
       const first = page(proxy, storage);
-      const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-        wrapper: first.wrapper,
-      });
+      const before = renderHookWithTaskwire(
+        () => useTaskStream('render-video', { resumeKey: 'render' }),
+        first.options,
+      );
       act(() => before.result.current.start({ frames: 10, frameMs: 60 }));
       await waitFor(() => expect(before.result.current.events.length).toBeGreaterThanOrEqual(3), {
         timeout: 5000,
@@ -98,13 +100,13 @@ describe('useTaskStream through the proxy with an event log', () => {
 
       const second = page(proxy, storage);
       const seen: SeenEvent[] = [];
-      const after = renderHook(
+      const after = renderHookWithTaskwire(
         () =>
           useTaskStream('render-video', {
             resumeKey: 'render',
             onEvent: (event) => seen.push(event as SeenEvent),
           }),
-        { wrapper: second.wrapper },
+        second.options,
       );
       await waitFor(() => expect(after.result.current.status).toBe('completed'), {
         timeout: 10_000,
@@ -126,15 +128,12 @@ describe('useTaskStream through the proxy with an event log', () => {
     const current = page(proxy);
     const statuses: string[] = [];
     const errors: unknown[] = [];
-    const stream = renderHook(
-      () => {
-        const state = useTaskStream('render-video', { polling: { minIntervalMs: 20 } });
-        statuses.push(state.status);
-        if (state.error) errors.push(state.error);
-        return state;
-      },
-      { wrapper: current.wrapper },
-    );
+    const stream = renderHookWithTaskwire(() => {
+      const state = useTaskStream('render-video', { polling: { minIntervalMs: 20 } });
+      statuses.push(state.status);
+      if (state.error) errors.push(state.error);
+      return state;
+    }, current.options);
     act(() => stream.result.current.start({ frames: 10, frameMs: 100 }));
     await waitFor(() => expect(stream.result.current.events.length).toBeGreaterThanOrEqual(2), {
       timeout: 5000,

@@ -3,7 +3,7 @@
  * client, and mounts a new provider with a new journal object on the same storage, against the same
  * reference service (which, like a real one, kept running the task).
  */
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTaskJournal,
@@ -12,6 +12,7 @@ import {
   useTaskResult,
   useTaskStream,
 } from '../../src/index.js';
+import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
@@ -46,9 +47,10 @@ describe('useTaskStream with resumeKey', () => {
   it('comes back recovering after a reload mid-stream and reaches the outcome with no second POST', async () => {
     const { page, posts } = setup(0.2);
     const first = page();
-    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      first.options,
+    );
     act(() => before.result.current.start({ frames: 10, frameMs: 100 }));
     await waitFor(() => expect(before.result.current.progress?.percent ?? 0).toBeGreaterThan(0));
     expect(before.result.current.status).toBe('streaming');
@@ -58,17 +60,14 @@ describe('useTaskStream with resumeKey', () => {
 
     const second = page();
     const statuses: string[] = [];
-    const after = renderHook(
-      () => {
-        const stream = useTaskStream('render-video', {
-          resumeKey: 'render',
-          polling: { minIntervalMs: 20 },
-        });
-        statuses.push(stream.status);
-        return stream;
-      },
-      { wrapper: second.wrapper },
-    );
+    const after = renderHookWithTaskwire(() => {
+      const stream = useTaskStream('render-video', {
+        resumeKey: 'render',
+        polling: { minIntervalMs: 20 },
+      });
+      statuses.push(stream.status);
+      return stream;
+    }, second.options);
     expect(statuses[0]).toBe('recovering');
     expect(after.result.current.taskId).toBe(id);
     await waitFor(() => expect(after.result.current.status).toBe('completed'), { timeout: 5000 });
@@ -83,18 +82,20 @@ describe('useTaskStream with resumeKey', () => {
   it('shows the outcome after a reload that comes once the stream has ended', async () => {
     const { page, posts } = setup();
     const first = page();
-    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      first.options,
+    );
     act(() => before.result.current.start({ frames: 3, frameMs: 10 }));
     await waitFor(() => expect(before.result.current.status).toBe('completed'));
     const { result } = before.result.current;
     before.unmount();
 
     const second = page();
-    const after = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-      wrapper: second.wrapper,
-    });
+    const after = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      second.options,
+    );
     await waitFor(() => expect(after.result.current.status).toBe('completed'));
     expect(after.result.current.result).toEqual(result);
     expect(posts()).toBe(1);
@@ -103,9 +104,10 @@ describe('useTaskStream with resumeKey', () => {
   it('stores nothing without a journal', async () => {
     const { page, storage } = setup();
     const first = page({ journal: false });
-    const view = renderHook(() => useTaskStream('echo', { resumeKey: 'echo' }), {
-      wrapper: first.wrapper,
-    });
+    const view = renderHookWithTaskwire(
+      () => useTaskStream('echo', { resumeKey: 'echo' }),
+      first.options,
+    );
     act(() => view.result.current.start({ message: 'hi' }));
     await waitFor(() => expect(view.result.current.status).toBe('completed'));
     expect(storage.values.size).toBe(0);
@@ -116,25 +118,23 @@ describe('useSubmitTask with resumeKey', () => {
   it('lets a submit flow find its task again after a reload and follow it to the end', async () => {
     const { page, posts } = setup();
     const first = page();
-    const before = renderHook(() => useSubmitTask('render-video', { resumeKey: 'video' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useSubmitTask('render-video', { resumeKey: 'video' }),
+      first.options,
+    );
     act(() => before.result.current.mutate({ params: { frames: 4, frameMs: 50 } }));
     await waitFor(() => expect(before.result.current.data?.id).toEqual(expect.any(String)));
     const id = before.result.current.data?.id;
     before.unmount();
 
     const second = page();
-    const after = renderHook(
-      () => {
-        const entry = useJournalEntry('video');
-        return {
-          entry,
-          record: useTaskResult('render-video', entry?.id, { polling: { minIntervalMs: 20 } }),
-        };
-      },
-      { wrapper: second.wrapper },
-    );
+    const after = renderHookWithTaskwire(() => {
+      const entry = useJournalEntry('video');
+      return {
+        entry,
+        record: useTaskResult('render-video', entry?.id, { polling: { minIntervalMs: 20 } }),
+      };
+    }, second.options);
     expect(after.result.current.entry).toMatchObject({ id, mode: 'submit', task: 'render-video' });
     await waitFor(() => expect(after.result.current.record.data?.status).toBe('COMPLETED'), {
       timeout: 5000,
@@ -150,14 +150,15 @@ describe('a journal with keepParams, across a reload', () => {
   it('gives the page the params a submitted task was started with', async () => {
     const { page, storage } = setup();
     const first = page({ keepParams: true });
-    const before = renderHook(() => useSubmitTask('translate-text', { resumeKey: 'translation' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useSubmitTask('translate-text', { resumeKey: 'translation' }),
+      first.options,
+    );
     await act(() => before.result.current.mutateAsync({ params }));
     before.unmount();
 
     const second = page({ keepParams: true });
-    const after = renderHook(() => useJournalEntry('translation'), { wrapper: second.wrapper });
+    const after = renderHookWithTaskwire(() => useJournalEntry('translation'), second.options);
     expect(after.result.current?.params).toEqual(params);
     expect(storage.values.get('taskwire:journal:journal-page-user')).toContain(
       'what the user typed',
@@ -167,21 +168,22 @@ describe('a journal with keepParams, across a reload', () => {
   it('gives the page the params a stream was started with, after a reload mid-stream', async () => {
     const { page } = setup(0.2);
     const first = page({ keepParams: true });
-    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      first.options,
+    );
     const started = { frames: 10, frameMs: 100 };
     act(() => before.result.current.start(started));
     await waitFor(() => expect(before.result.current.status).toBe('streaming'));
     before.unmount();
 
     const second = page({ keepParams: true });
-    const after = renderHook(
+    const after = renderHookWithTaskwire(
       () => ({
         entry: useJournalEntry('render'),
         stream: useTaskStream('render-video', { resumeKey: 'render' }),
       }),
-      { wrapper: second.wrapper },
+      second.options,
     );
     expect(after.result.current.stream.status).toBe('recovering');
     expect(after.result.current.entry?.params).toEqual(started);
@@ -190,11 +192,12 @@ describe('a journal with keepParams, across a reload', () => {
   it('keeps no params past the answer without it', async () => {
     const { page, storage } = setup();
     const first = page();
-    const before = renderHook(() => useSubmitTask('translate-text', { resumeKey: 'translation' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useSubmitTask('translate-text', { resumeKey: 'translation' }),
+      first.options,
+    );
     await act(() => before.result.current.mutateAsync({ params }));
-    const after = renderHook(() => useJournalEntry('translation'), { wrapper: page().wrapper });
+    const after = renderHookWithTaskwire(() => useJournalEntry('translation'), page().options);
     expect(after.result.current).toBeDefined();
     expect(after.result.current?.params).toBeUndefined();
     expect(storage.values.get('taskwire:journal:journal-page-user')).not.toContain(
@@ -205,9 +208,10 @@ describe('a journal with keepParams, across a reload', () => {
   it('shows no stored params that fail the task’s params schema, and keeps the entry', async () => {
     const { page, storage } = setup();
     const first = page({ keepParams: true });
-    const before = renderHook(() => useSubmitTask('translate-text', { resumeKey: 'translation' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useSubmitTask('translate-text', { resumeKey: 'translation' }),
+      first.options,
+    );
     const { id } = await act(() => before.result.current.mutateAsync({ params }));
     // Stored by an older version of the app, whose form had other fields.
     const key = 'taskwire:journal:journal-page-user';
@@ -216,9 +220,10 @@ describe('a journal with keepParams, across a reload', () => {
       (storage.values.get(key) ?? '').replace('"targetLanguage":"fr"', '"language":"French"'),
     );
 
-    const after = renderHook(() => useJournalEntry('translation'), {
-      wrapper: page({ keepParams: true }).wrapper,
-    });
+    const after = renderHookWithTaskwire(
+      () => useJournalEntry('translation'),
+      page({ keepParams: true }).options,
+    );
     expect(after.result.current).toMatchObject({ id, task: 'translate-text' });
     expect(after.result.current?.params).toBeUndefined();
   });

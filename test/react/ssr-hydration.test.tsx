@@ -5,13 +5,15 @@
  * whose storage holds the running task. The first client render must match the server's, and the
  * stream must take the task up right after hydration, with Get Result and no POST.
  */
+import { QueryClientProvider } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
-import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { streamDisplayStatus, TaskProgress } from '../../src/components/index.js';
-import { createTaskJournal, TaskList, useTaskStream } from '../../src/index.js';
+import { createTaskJournal, TaskList, TaskwireProvider, useTaskStream } from '../../src/index.js';
+import { renderWithTaskwire } from '../../src/testing/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
 
@@ -25,6 +27,20 @@ afterEach(async () => {
 });
 
 const scope = 'user-1';
+
+/**
+ * `children` inside the providers of `page`, as the app's root gives them. Written out here, not
+ * rendered with the test kit: a server render and a hydration are no Testing Library render.
+ */
+function withProviders(page: ReturnType<typeof openJournalPage>, children: ReactNode) {
+  return (
+    <QueryClientProvider client={page.queryClient}>
+      <TaskwireProvider client={page.client} journal={page.journal}>
+        {children}
+      </TaskwireProvider>
+    </QueryClientProvider>
+  );
+}
 
 /** The page: a render bar over a stream that resumes the task under `render`. */
 function RenderPage({ statuses }: { statuses: string[] }) {
@@ -83,7 +99,7 @@ describe('a server-rendered page with a journal entry to resume', () => {
         onRequest: (request) => requests.push(`server ${request.method}`),
       });
       const serverStatuses: string[] = [];
-      const html = renderToString(server.wrapper({ children: page(serverStatuses) }));
+      const html = renderToString(withProviders(server, page(serverStatuses)));
       expect(new Set(serverStatuses)).toEqual(new Set(['idle']));
       expect(html).toContain('Stream status: idle');
 
@@ -99,7 +115,7 @@ describe('a server-rendered page with a journal entry to resume', () => {
       const consoleErrors = vi.spyOn(console, 'error');
       const statuses: string[] = [];
       await act(async () => {
-        root = hydrateRoot(container, browser.wrapper({ children: page(statuses) }), {
+        root = hydrateRoot(container, withProviders(browser, page(statuses)), {
           onRecoverableError: recoverable,
         });
       });
@@ -143,12 +159,8 @@ describe('a server-rendered page with a journal entry to resume', () => {
       startedAt: Date.now(),
     });
     const browser = openJournalPage(service, { journal: createTaskJournal({ storage }), scope });
-    const container = document.createElement('div');
-    document.body.append(container);
     const statuses: string[] = [];
-    const clientRoot = createRoot(container);
-    root = clientRoot;
-    act(() => clientRoot.render(browser.wrapper({ children: <RenderPage statuses={statuses} /> })));
+    const { container } = renderWithTaskwire(<RenderPage statuses={statuses} />, browser.options);
     expect(statuses[0]).toBe('recovering');
     await waitFor(() => expect(container.textContent).toContain('Stream status: completed'), {
       timeout: 10_000,

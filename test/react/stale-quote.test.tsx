@@ -11,7 +11,7 @@ import { createReferenceService, demoTaskSchemas } from '../../src/reference/ind
 import { recordRequests, renderWithTaskwire } from '../../src/testing/index.js';
 import { holdAnswers } from '../support/hold-answers.js';
 import { PriceThenStart } from '../support/price-then-start.js';
-import { fakeTimersAndClock, step } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step } from '../support/fake-clock.js';
 
 const closing: (() => Promise<void>)[] = [];
 beforeEach(() => {

@@ -4,7 +4,7 @@
  * running task with the record's percent and time left, and only while they fail does it say
  * "Reconnecting…".
  */
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { streamDisplayStatus, TaskProgress } from '../../src/components/index.js';
 import { createTaskJournal, useTaskStream } from '../../src/index.js';
@@ -124,9 +124,10 @@ describe('streamDisplayStatus of a recovering stream', () => {
       });
     const first = page();
     const before: string[] = [];
-    const view = render(<RenderBar task="render-video" seen={before} resumeKey="render" />, {
-      wrapper: first.wrapper,
-    });
+    const view = renderWithTaskwire(
+      <RenderBar task="render-video" seen={before} resumeKey="render" />,
+      first.options,
+    );
     act(() => screen.getByRole('button', { name: 'Start' }).click());
     await waitFor(() => expect(before.at(-1)).toMatch(/^streaming running [1-9]/));
     view.unmount();
@@ -134,9 +135,10 @@ describe('streamDisplayStatus of a recovering stream', () => {
 
     const seen: string[] = [];
     const second = page();
-    render(<RenderBar task="render-video" seen={seen} resumeKey="render" />, {
-      wrapper: second.wrapper,
-    });
+    renderWithTaskwire(
+      <RenderBar task="render-video" seen={seen} resumeKey="render" />,
+      second.options,
+    );
     await waitFor(() => expect(seen.at(-1)).toMatch(/^completed completed 100$/), {
       timeout: 10_000,
     });

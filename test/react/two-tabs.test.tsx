@@ -16,6 +16,7 @@ import {
   useTaskResult,
   type PollingPolicyOptions,
 } from '../../src/index.js';
+import { renderWithTaskwire } from '../../src/testing/index.js';
 import { createInMemoryWebLocks, type InMemoryWebLocks } from '../support/in-memory-web-locks.js';
 import {
   closeJournalPages,
@@ -24,7 +25,7 @@ import {
   tabJournal,
 } from '../support/journal-page.js';
 import { mapStorage } from '../support/map-storage.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 /** An answer that never comes. */
 const hung = () => new Promise<Response>(() => undefined);
@@ -120,10 +121,10 @@ async function watchInTwoTabs(options: { sharePolling?: boolean } = {}, params =
   const first = tabs.openTab('first');
   const second = tabs.openTab('second');
   const { id } = await first.client.submit('render-video', params);
-  const firstView = render(<Watcher tab="first" id={id} />, { wrapper: first.wrapper });
+  const firstView = renderWithTaskwire(<Watcher tab="first" id={id} />, first.options);
   await until(shows('first', /IN_PROGRESS/), quarterInterval);
   const secondMounted = Date.now();
-  render(<Watcher tab="second" id={id} />, { wrapper: second.wrapper });
+  renderWithTaskwire(<Watcher tab="second" id={id} />, second.options);
   return { ...tabs, first, second, id, firstView, secondMounted };
 }
 
@@ -180,9 +181,9 @@ describe('two tabs watching one task', () => {
     const first = openTab('first', undefined, () => frozen);
     const second = openTab('second');
     const { id } = await first.client.submit('render-video', { frames: 30, frameMs: 1000 });
-    render(<Watcher tab="first" id={id} />, { wrapper: first.wrapper });
+    renderWithTaskwire(<Watcher tab="first" id={id} />, first.options);
     await until(shows('first', /IN_PROGRESS/), quarterInterval);
-    render(<Watcher tab="second" id={id} />, { wrapper: second.wrapper });
+    renderWithTaskwire(<Watcher tab="second" id={id} />, second.options);
     await until(() => first.gets().length > 2, quarterInterval);
 
     // Frozen: its components stay, but its reads never end; it says nothing and keeps its lock.
@@ -204,11 +205,12 @@ describe('two tabs watching one task', () => {
     // interval is a quarter of that at most (500 ms), far below the ceiling of 5 s.
     const { id } = await first.client.submit('render-video', { frames: 200, frameMs: 100 });
     const longestInterval = 2000 / 4;
-    const firstView = render(<Watcher tab="first" id={id} polling={polling} />, {
-      wrapper: first.wrapper,
-    });
+    const firstView = renderWithTaskwire(
+      <Watcher tab="first" id={id} polling={polling} />,
+      first.options,
+    );
     await until(shows('first', /IN_PROGRESS/), quarterInterval);
-    render(<Watcher tab="second" id={id} polling={polling} />, { wrapper: second.wrapper });
+    renderWithTaskwire(<Watcher tab="second" id={id} polling={polling} />, second.options);
     await until(shows('second', /IN_PROGRESS/), quarterInterval);
     await until(() => first.gets().length > 2, quarterInterval);
     expect(second.gets()).toHaveLength(0);
@@ -238,11 +240,11 @@ describe('two tabs watching one task', () => {
         </p>
       );
     }
-    render(<List tab="first" />, { wrapper: first.wrapper });
+    renderWithTaskwire(<List tab="first" />, first.options);
     await until(shows('first', /IN_PROGRESS/), quarterInterval);
     const secondMounted = Date.now();
     // The second tab finds the task in the journal the two share.
-    render(<List tab="second" />, { wrapper: second.wrapper });
+    renderWithTaskwire(<List tab="second" />, second.options);
     const took = await until(shows('second', `${id} COMPLETED`), quarterInterval);
     await until(shows('first', `${id} COMPLETED`), quarterInterval);
     expect(second.gets()).toHaveLength(0);
@@ -260,7 +262,7 @@ describe('two users in one browser', () => {
     // React reports the error it rethrows; the test reads the thrown one.
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      expect(() => render(<TaskList />, { wrapper: page.wrapper })).toThrow(
+      expect(() => renderWithTaskwire(<TaskList />, page.options)).toThrow(
         expect.objectContaining({
           name: 'TaskwireError',
           code: 'protocol',
@@ -284,8 +286,8 @@ describe('two users in one browser', () => {
       const items = useTaskList({ polling: POLLING });
       return <p data-testid={tab}>{items.map((item) => item.entry?.id ?? 'start').join()}</p>;
     }
-    render(<List tab="alice" />, { wrapper: alice.wrapper });
-    render(<List tab="bob" />, { wrapper: bob.wrapper });
+    renderWithTaskwire(<List tab="alice" />, alice.options);
+    renderWithTaskwire(<List tab="bob" />, bob.options);
     await until(shows('alice', aliceTask), quarterInterval);
     await step(5 * INTERVAL_MS);
     expect(screen.getByTestId('bob')).toHaveTextContent(/^$/);
@@ -320,7 +322,9 @@ describe('two users in one browser', () => {
         </p>
       );
     }
-    // One tab, one QueryClient: Alice signed in, then Bob (a new client of his scope).
+    // One tab, one QueryClient: Alice signed in, then Bob (a new client of his scope). The providers
+    // written out, not the test kit's: the sign-in swaps the client of the one TaskwireProvider in
+    // place, and the kit's providers keep theirs for the whole render.
     const { QueryClientProvider } = await import('@tanstack/react-query');
     const view = render(
       <QueryClientProvider client={alice.queryClient}>

@@ -5,7 +5,7 @@
  * hidden. jsdom has no Notification API, so a fake one records what it was given. On fake timers:
  * the service's clock and the polls advance in simulated time, never in wall-clock windows.
  */
-import { act, render, renderHook, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,8 +16,9 @@ import {
   useTaskList,
   type TaskJournal,
 } from '../../src/index.js';
+import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 /** What the fake Notification API saw. */
 const shown: Array<{ title: string; options: NotificationOptions | undefined }> = [];
@@ -82,12 +83,12 @@ const statusOf = (journal: TaskJournal | undefined, scope: string, id: string) =
 describe('useCompletionNotice', () => {
   it('shows one notification for a task that ends while hidden, not again on a later poll or remount', async () => {
     permission = 'granted';
-    const { wrapper, start, journal, client } = setup();
+    const { options, start, journal, client } = setup();
     const id = await start('render-video', { frames: 6, frameMs: 100 });
     setVisibility('hidden');
-    const first = renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    const first = renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     // A second hook mounted at once notices the same task, and must not show it twice.
-    const second = renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    const second = renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     await until(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'));
     await until(() => expect(shown).toHaveLength(1));
     expect(shown[0]).toEqual({
@@ -99,27 +100,27 @@ describe('useCompletionNotice', () => {
     await step(150);
     first.unmount();
     second.unmount();
-    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     await step(150);
     expect(shown).toHaveLength(1);
   });
 
   it('says "failed" for a task that fails while hidden', async () => {
     permission = 'granted';
-    const { wrapper, start, journal, client } = setup();
+    const { options, start, journal, client } = setup();
     const id = await start('failing-task', {});
     setVisibility('hidden');
-    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     await until(() => expect(statusOf(journal, client.scope, id)).toBe('FAILED'));
     await until(() => expect(shown.map(({ title }) => title)).toEqual(['failing-task failed']));
   });
 
   it('counts tasks in the title without the permission, and restores it when visible', async () => {
-    const { wrapper, start } = setup();
+    const { options, start } = setup();
     await start('render-video', { frames: 4, frameMs: 100 });
     await start('failing-task', {});
     setVisibility('hidden');
-    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     await until(() => expect(document.title).toBe(`(2) ${originalTitle}`));
     expect(shown).toEqual([]);
     setVisibility('visible');
@@ -128,9 +129,9 @@ describe('useCompletionNotice', () => {
 
   it('shows nothing for a task that ends while the page is visible', async () => {
     permission = 'granted';
-    const { wrapper, start, journal, client } = setup();
+    const { options, start, journal, client } = setup();
     const id = await start('render-video', { frames: 4, frameMs: 100 });
-    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     await until(() => expect(statusOf(journal, client.scope, id)).toBe('COMPLETED'));
     // Hidden afterwards: the task had ended already, no news.
     setVisibility('hidden');
@@ -141,10 +142,10 @@ describe('useCompletionNotice', () => {
 
   it('does nothing with `enabled: false`, and polls nothing while hidden', async () => {
     permission = 'granted';
-    const { wrapper, start, journal, client, gets } = setup();
+    const { options, start, journal, client, gets } = setup();
     const id = await start('render-video', { frames: 4, frameMs: 100 });
     setVisibility('hidden');
-    renderHook(() => useCompletionNotice({ enabled: false, polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ enabled: false, polling: fast }), options);
     await step(300);
     expect(gets).toEqual([]);
     // Ended by another means (here the journal directly): still nothing.
@@ -156,20 +157,20 @@ describe('useCompletionNotice', () => {
 
   it('does nothing without a journal', async () => {
     permission = 'granted';
-    const { wrapper, start, gets } = setup({ journal: false });
+    const { options, start, gets } = setup({ journal: false });
     await start('render-video', { frames: 4, frameMs: 100 });
     setVisibility('hidden');
-    renderHook(() => useCompletionNotice({ polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ polling: fast }), options);
     await step(200);
     expect(gets).toEqual([]);
     expect(shown).toEqual([]);
   });
 
   it('keeps polling a running task while the page is hidden, at the ceiling', async () => {
-    const { wrapper, start, gets } = setup({ retryAfter: false });
+    const { options, start, gets } = setup({ retryAfter: false });
     await start('slow-report', { seconds: 600 });
     const polling = { minIntervalMs: 20, maxIntervalMs: 60 };
-    renderHook(() => useCompletionNotice({ polling }), { wrapper });
+    renderHookWithTaskwire(() => useCompletionNotice({ polling }), options);
     await until(() => expect(gets.length).toBeGreaterThan(0));
     setVisibility('hidden');
     await step(100);
@@ -195,6 +196,8 @@ describe('useCompletionNotice across a log-out and log-in', () => {
       const items = useTaskList({ polling: fast });
       return <p data-testid="page">{items.map((item) => item.entry?.id ?? '').join()}</p>;
     }
+    // The providers written out, not the test kit's: the sign-in swaps the client of the one
+    // TaskwireProvider in place, and the kit's providers keep theirs for the whole render.
     const tree = (client: typeof alice.client) => (
       <QueryClientProvider client={alice.queryClient}>
         <TaskwireProvider client={client} journal={journal}>

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useExecuteTask, useTaskResult } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
-import { fakeTimersAndClock, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, until } from '../support/fake-clock.js';
 
 // On the fake clock: the service's task sleeps and Execute limit, and the hooks' polling, move only
 // when the test moves them, so each test says what happened by which simulated instant.

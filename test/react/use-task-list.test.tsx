@@ -4,7 +4,7 @@
  * (and the query) of useTaskResult, never again once terminal. On fake timers: polls are counted
  * in simulated time, never in wall-clock windows.
  */
-import { act, render, renderHook, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createTaskJournal,
@@ -16,10 +16,10 @@ import {
   useTaskResult,
   useTaskStream,
 } from '../../src/index.js';
-import { withFaults } from '../../src/testing/index.js';
+import { renderHookWithTaskwire, renderWithTaskwire, withFaults } from '../../src/testing/index.js';
 import { mapStorage } from '../support/map-storage.js';
 import { closeJournalPages, journalPageService, openJournalPage } from '../support/journal-page.js';
-import { fakeTimersAndClock, step, until } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 beforeEach(() => {
   fakeTimersAndClock();
@@ -52,16 +52,16 @@ const fast = { minIntervalMs: 20 };
 
 describe('useTaskList', () => {
   it('is an empty list without a journal, and asks nothing', async () => {
-    const { wrapper, start, polls } = setup({ journal: false });
+    const { options, start, polls } = setup({ journal: false });
     await start('echo', { message: 'hi' });
-    const { result } = renderHook(() => useTaskList(), { wrapper });
+    const { result } = renderHookWithTaskwire(() => useTaskList(), options);
     expect(result.current).toEqual([]);
     await step(50);
     expect(polls).toEqual([]);
   });
 
   it('lists the scope’s tasks newest first with their records; `task` and `active` filter', async () => {
-    const { wrapper, start, journal, client } = setup();
+    const { options, start, journal, client } = setup();
     const echo = await start('echo', { message: 'hi' });
     const failing = await start('failing-task', {});
     const slow = await start('slow-report', { seconds: 600 });
@@ -74,9 +74,9 @@ describe('useTaskList', () => {
       startedAt: Date.now(),
     });
 
-    const { result, rerender } = renderHook(
+    const { result, rerender } = renderHookWithTaskwire(
       (filter: { task?: string; active?: boolean }) => useTaskList({ ...filter, polling: fast }),
-      { wrapper, initialProps: {} },
+      { ...options, initialProps: {} },
     );
     expect(result.current.map(({ entry }) => entry?.id)).toEqual([slow, failing, echo]);
     expect(result.current.every(({ record }) => record === undefined)).toBe(true);
@@ -110,9 +110,9 @@ describe('useTaskList', () => {
   });
 
   it('polls a running task until it ends, then never again', async () => {
-    const { wrapper, start, pollsOf } = setup();
+    const { options, start, pollsOf } = setup();
     const id = await start('render-video', { frames: 6, frameMs: 100 });
-    const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    const { result } = renderHookWithTaskwire(() => useTaskList({ polling: fast }), options);
     await until(() => expect(result.current[0]?.entry?.status).toBe('COMPLETED'), {
       limitMs: 8000,
     });
@@ -124,31 +124,34 @@ describe('useTaskList', () => {
   });
 
   it('reads a terminal entry once when no record is cached, and never polls it', async () => {
-    const { wrapper, start, pollsOf, journal, client } = setup();
+    const { options, start, pollsOf, journal, client } = setup();
     const id = await start('echo', { message: 'once' });
     await until(async () => expect((await client.getResult('echo', id)).status).toBe('COMPLETED'));
     journal?.update(client.scope, id, { status: 'COMPLETED' });
     const before = pollsOf(id);
-    const { result, unmount } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    const { result, unmount } = renderHookWithTaskwire(
+      () => useTaskList({ polling: fast }),
+      options,
+    );
     await until(() => expect(result.current[0]?.record?.status).toBe('COMPLETED'));
     await step(300);
     expect(pollsOf(id) - before).toBe(1);
     // Mounted again over the cached record: no request at all.
     unmount();
-    renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    renderHookWithTaskwire(() => useTaskList({ polling: fast }), options);
     await step(100);
     expect(pollsOf(id) - before).toBe(1);
   });
 
   it('shares one query, and one request per poll, with a useTaskResult of the same task', async () => {
-    const { wrapper, start, polls, pollsOf, queryClient, client } = setup({ timeScale: 0.5 });
+    const { options, start, polls, pollsOf, queryClient, client } = setup({ timeScale: 0.5 });
     const id = await start('slow-report', { seconds: 600 });
-    const { result, unmount } = renderHook(
+    const { result, unmount } = renderHookWithTaskwire(
       () => ({
         list: useTaskList({ polling: { minIntervalMs: 100 } }),
         watched: useTaskResult('slow-report', id, { polling: { minIntervalMs: 100 } }),
       }),
-      { wrapper },
+      options,
     );
     await until(() => expect(result.current.watched.data?.status).toBe('IN_PROGRESS'));
     await step(2500);
@@ -171,14 +174,14 @@ describe('useTaskList', () => {
   });
 
   it('lists what useSubmitTask started, and a dismissal removes it from the journal only', async () => {
-    const { wrapper, journal, client } = setup();
-    const { result } = renderHook(
+    const { options, journal, client } = setup();
+    const { result } = renderHookWithTaskwire(
       () => ({
         submit: useSubmitTask('translate-text', { resumeKey: 'translation' }),
         journal: useTaskJournal(),
         list: useTaskList({ polling: fast }),
       }),
-      { wrapper },
+      options,
     );
     await act(() =>
       result.current.submit.mutateAsync({ params: { text: 'Bonjour', targetLanguage: 'en' } }),
@@ -199,7 +202,7 @@ describe('useTaskList', () => {
 
 describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
   it('shows a task whose reads fail for good (404) as such, not as its last status', async () => {
-    const { wrapper, journal, client, pollsOf } = setup();
+    const { options, journal, client, pollsOf } = setup();
     // A task the service does not know (another user's, or one it forgot).
     journal?.record(client.scope, {
       task: 'echo',
@@ -208,14 +211,14 @@ describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
       status: 'ACCEPTED',
       startedAt: Date.now(),
     });
-    const { result } = renderHook(() => useTaskList({ polling: fast }), { wrapper });
+    const { result } = renderHookWithTaskwire(() => useTaskList({ polling: fast }), options);
     await until(() => expect(result.current[0]?.error?.status).toBe(404));
     expect(result.current[0]?.entry?.id).toBe('gone-task');
     // Asking again will not heal it: polling stopped.
     const asked = pollsOf('gone-task');
     await step(200);
     expect(pollsOf('gone-task')).toBe(asked);
-    render(<TaskList />, { wrapper });
+    renderWithTaskwire(<TaskList />, options);
     await until(() => screen.getByText('No longer at the service'));
     const line = screen.getByText('No longer at the service');
     expect(line.closest('li')).toHaveAttribute('data-state', 'error');
@@ -223,16 +226,16 @@ describe('useTaskList and <TaskList> when the outcome cannot be read', () => {
   });
 
   it('lists a stream start cut before its task id arrived as outcome unknown, until dismissed', async () => {
-    const { wrapper, journal, client } = setup();
+    const { options, journal, client } = setup();
     journal?.begin(client.scope, {
       key: 'render',
       task: 'render-video',
       mode: 'stream',
       startedAt: Date.now(),
     });
-    const { result } = renderHook(() => useTaskList(), { wrapper });
+    const { result } = renderHookWithTaskwire(() => useTaskList(), options);
     expect(result.current).toEqual([{ start: expect.objectContaining({ key: 'render' }) }]);
-    render(<TaskList />, { wrapper });
+    renderWithTaskwire(<TaskList />, options);
     await until(() => screen.getByText('Outcome unknown'));
     const line = screen.getByText('Outcome unknown');
     expect(line.closest('li')).toHaveAttribute('data-state', 'unknown');
@@ -251,15 +254,16 @@ describe('useTaskList after a reload cut a stream’s start', () => {
     const first = openJournalPage(hanging as typeof service, {
       journal: createTaskJournal({ storage }),
     });
-    const stream = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-      wrapper: first.wrapper,
-    });
+    const stream = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      first.options,
+    );
     act(() => stream.result.current.start({ frames: 5, frameMs: 100 }));
     await until(() => expect(stream.result.current.status).toBe('connecting'));
     stream.unmount();
 
     const second = openJournalPage(service, { journal: createTaskJournal({ storage }) });
-    const { result } = renderHook(() => useTaskList(), { wrapper: second.wrapper });
+    const { result } = renderHookWithTaskwire(() => useTaskList(), second.options);
     expect(result.current).toEqual([
       { start: expect.objectContaining({ key: 'render', task: 'render-video', mode: 'stream' }) },
     ]);
@@ -277,12 +281,12 @@ describe('useTaskList after a stream start was refused', () => {
     const page = openJournalPage(withFaults(service, faults) as typeof service, {
       journal: createTaskJournal({ storage }),
     });
-    const { result } = renderHook(
+    const { result } = renderHookWithTaskwire(
       () => ({
         stream: useTaskStream('render-video', { resumeKey: 'render' }),
         list: useTaskList(),
       }),
-      { wrapper: page.wrapper },
+      page.options,
     );
     act(() => result.current.stream.start(params));
     await until(() => expect(result.current.stream.status).toBe('error'));
@@ -291,7 +295,7 @@ describe('useTaskList after a stream start was refused', () => {
     expect(result.current.list).toEqual([]);
     // Nor after a reload.
     const reloaded = openJournalPage(service, { journal: createTaskJournal({ storage }) });
-    const after = renderHook(() => useTaskList(), { wrapper: reloaded.wrapper });
+    const after = renderHookWithTaskwire(() => useTaskList(), reloaded.options);
     expect(after.result.current).toEqual([]);
   });
 });
@@ -304,12 +308,12 @@ describe('useTaskList after a stream start broke before any answer', () => {
     const page = openJournalPage(lost as typeof service, {
       journal: createTaskJournal({ storage: mapStorage() }),
     });
-    const { result } = renderHook(
+    const { result } = renderHookWithTaskwire(
       () => ({
         stream: useTaskStream('render-video', { resumeKey: 'render' }),
         list: useTaskList(),
       }),
-      { wrapper: page.wrapper },
+      page.options,
     );
     act(() => result.current.stream.start({ frames: 2, frameMs: 100 }));
     await until(() => expect(result.current.stream.error?.code).toBe('network'));
@@ -337,7 +341,7 @@ describe('the journal’s storage under useTaskList', () => {
     const page = openJournalPage(journalPageService(0.05), {
       journal: createTaskJournal({ storage }),
     });
-    const { result } = renderHook(() => useTaskList(), { wrapper: page.wrapper });
+    const { result } = renderHookWithTaskwire(() => useTaskList(), page.options);
     expect(result.current).toEqual([]);
     await step(0);
     expect(storage.values.has('taskwire:journal:another-user')).toBe(false);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTaskOptions } from '../../src/react/index.js';
 import { renderHookWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
-import { fakeTimersAndClock } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock } from '../support/fake-clock.js';
 
 let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {

@@ -9,7 +9,7 @@ import { useTaskResult, type UseTaskResultOptions } from '../../src/react/index.
 import { DEMO_USER_TOKEN } from '../../src/reference/index.js';
 import { renderHookWithTaskwire, renderWithTaskwire } from '../../src/testing/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
-import { fakeTimersAndClock, step } from '../support/step-fake-clock.js';
+import { fakeTimersAndClock, step } from '../support/fake-clock.js';
 
 let setUp: ReturnType<typeof hookTestService>;
 beforeEach(() => {

@@ -6,7 +6,7 @@
  * task posted once. The same hook against a service without them is tested in
  * use-task-stream.test.tsx and resume.test.tsx.
  */
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskClient, type TaskClient } from '../../src/client/index.js';
@@ -83,9 +83,10 @@ describe('useTaskStream with resumable streams', () => {
         onRequest: (request) => requests.push(`${request.method} ${new URL(request.url).pathname}`),
       });
     const first = page();
-    const before = renderHook(() => useTaskStream('render-video', { resumeKey: 'render' }), {
-      wrapper: first.wrapper,
-    });
+    const before = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      first.options,
+    );
     act(() => before.result.current.start({ frames: 10, frameMs: 60 }));
     await waitFor(() => expect(before.result.current.events.length).toBeGreaterThanOrEqual(3));
     const id = before.result.current.taskId ?? '';
@@ -95,18 +96,15 @@ describe('useTaskStream with resumable streams', () => {
     const second = page();
     const seen: SeenEvent[] = [];
     const statuses: string[] = [];
-    const after = renderHook(
-      () => {
-        const stream = useTaskStream('render-video', {
-          resumeKey: 'render',
-          maxEvents: 1000,
-          onEvent: (event) => seen.push(event as SeenEvent),
-        });
-        statuses.push(stream.status);
-        return stream;
-      },
-      { wrapper: second.wrapper },
-    );
+    const after = renderHookWithTaskwire(() => {
+      const stream = useTaskStream('render-video', {
+        resumeKey: 'render',
+        maxEvents: 1000,
+        onEvent: (event) => seen.push(event as SeenEvent),
+      });
+      statuses.push(stream.status);
+      return stream;
+    }, second.options);
     expect(statuses[0]).toBe('recovering');
     expect(after.result.current.taskId).toBe(id);
     await waitFor(() => expect(after.result.current.status).toBe('completed'), { timeout: 5000 });

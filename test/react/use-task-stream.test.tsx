@@ -4,12 +4,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { taskwireKeys, useTaskResult, useTaskStream } from '../../src/react/index.js';
 import { demoTasks } from '../../src/reference/index.js';
 import { renderHookWithTaskwire, renderWithTaskwire, scriptTask } from '../../src/testing/index.js';
+import { fakeTimersAndClock, stepFor, until } from '../support/fake-clock.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 import { burstTask, progressSteps } from '../support/progress-steps.js';
 import { withoutStreamUsage } from '../support/without-completed-usage.js';
 
 let setUp: ReturnType<typeof hookTestService>;
-afterEach(closeHookTestServices);
+afterEach(async () => {
+  vi.useRealTimers();
+  await closeHookTestServices();
+});
 
 const posts = () => setUp.count('stream');
 const gets = () => setUp.count('result');
@@ -179,6 +183,8 @@ describe('useTaskStream', () => {
   });
 
   it('shows why it is still recovering when the service is gone, and gives up after recoverForMs', async () => {
+    // On the fake clock: the give-up and the polls that must not follow it, in simulated time.
+    fakeTimersAndClock();
     setUp = hookTestService({
       events: false,
       faults: [
@@ -191,13 +197,15 @@ describe('useTaskStream', () => {
       setUp.options,
     );
     act(() => result.current.start({ frames: 10, frameMs: 20 }));
-    await waitFor(() => expect(result.current.status).toBe('recovering'));
-    await waitFor(() => expect(result.current.error?.code).toBe('network'));
+    await until(() => expect(result.current.status).toBe('recovering'));
+    await until(() => expect(result.current.error?.code).toBe('network'));
     expect(result.current.status).toBe('recovering');
-    await waitFor(() => expect(result.current.status).toBe('error'), { timeout: 3000 });
+    await until(() => expect(result.current.status).toBe('error'), { limitMs: 3000 });
     expect(result.current.error?.code).toBe('network');
     const getsAtGiveUp = gets();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Past the longest wait between two failed reads (the policy's maxBackoffMs, 30 s by
+    // default): a watch still running would have read again by then.
+    await stepFor(30_000 + 1000);
     expect(gets()).toBe(getsAtGiveUp);
     expect(posts()).toBe(1);
   });
@@ -232,13 +240,15 @@ describe('useTaskStream', () => {
   });
 
   it('aborts on unmount and updates nothing afterwards', async () => {
+    // On the fake clock: the task's end and the polls that must not come, in simulated time.
+    fakeTimersAndClock();
     setUp = hookTestService({ timeScale: 1 });
     const { requests } = setUp.service;
     const view = renderHookWithTaskwire(() => useTaskStream('render-video'), setUp.options);
     act(() => view.result.current.start({ frames: 10, frameMs: 30 }));
-    await waitFor(() => expect(view.result.current.status).toBe('streaming'));
+    await until(() => expect(view.result.current.status).toBe('streaming'));
     view.unmount();
-    await waitFor(() => expect(requests.map((request) => request.aborted)).toEqual([true]));
+    await until(() => expect(requests.map((request) => request.aborted)).toEqual([true]));
     const requestsAtAbort = requests.length;
     // What the stream wrote while it ran (its live record, for the other views of the task).
     const cached = () =>
@@ -248,10 +258,15 @@ describe('useTaskStream', () => {
         .map((query) => ({ key: query.queryKey, data: query.state.data }));
     const cachedAtAbort = cached();
     for (const { data } of cachedAtAbort) expect(data).toMatchObject({ status: 'IN_PROGRESS' });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Past the task's end (10 frames of 30 ms) and the longest wait between two polls of a running
+    // task (the policy's maxIntervalMs, 10 s by default): a watch of it would have read by then.
+    await stepFor(10_000 + 1000);
     // An aborted stream is no broken one: nothing polls its task, nothing more is written.
     expect(requests).toHaveLength(requestsAtAbort);
     expect(cached()).toEqual(cachedAtAbort);
+    // Though the task did end at the service meanwhile.
+    const id = view.result.current.taskId ?? '';
+    expect((await view.client.getResult('render-video', id)).status).toBe('COMPLETED');
   });
 
   it('replaces a running stream when started again with other params', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { createReferenceService, defineTask } from '../../src/reference/index.js';
 import { eventsOf, post, readRecord, readStream, submit } from './service-requests.js';
-import { SERVICE_TIME } from './open-service.js';
+import { fakeTimersAndClock } from '../support/fake-clock.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -95,7 +95,7 @@ describe('close', () => {
         return null;
       },
     });
-    vi.useFakeTimers({ toFake: [...SERVICE_TIME] });
+    fakeTimersAndClock();
     const service = createReferenceService({ tasks: [task], limits: { concurrentTasks: 1 } });
     await submit(service, 'counted', {});
     const waiting = await submit(service, 'counted', {});

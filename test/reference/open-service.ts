@@ -8,6 +8,7 @@ import {
   type ReferenceService,
   type ReferenceServiceConfig,
 } from '../../src/reference/index.js';
+import { fakeTimersAndClock } from '../support/fake-clock.js';
 
 /** Creates a reference service with `config` and closes it when the current test finishes. */
 export function openService(config?: ReferenceServiceConfig): ReferenceService {
@@ -17,25 +18,12 @@ export function openService(config?: ReferenceServiceConfig): ReferenceService {
 }
 
 /**
- * What the service's time is made of: its timers (task sleeps, keep-alive ticks, the Execute limit,
- * all through `setTimeout`/`setInterval`) and its clock (`now` defaults to `Date.now`, read when the
- * service is created). Promises, streams and `crypto.subtle` stay real.
- */
-export const SERVICE_TIME = [
-  'setTimeout',
-  'clearTimeout',
-  'setInterval',
-  'clearInterval',
-  'Date',
-] as const;
-
-/**
  * Like {@link openService}, on the fake clock: the test moves the service's time with
  * `vi.advanceTimersByTimeAsync` and counts what happened per simulated interval, instead of
  * sleeping and measuring a wall-clock window. Real timers come back when the test finishes.
  */
 export function openServiceOnFakeClock(config?: ReferenceServiceConfig): ReferenceService {
-  vi.useFakeTimers({ toFake: [...SERVICE_TIME] });
+  fakeTimersAndClock();
   onTestFinished(() => {
     vi.useRealTimers();
   });

@@ -1,11 +1,84 @@
 /**
- * Driving a test on fake timers while an in-process service answers: some of its work is real (the
- * idempotency store's digest runs on `crypto.subtle`), so the clock is advanced only while no
- * request is in the service's hands, never past an answer that has not come yet. The test waits for
- * events, not for a window of time.
+ * The tests' one fake clock: vitest's fake timers, and the two ways a test moves them while an
+ * in-process service answers. Tests count in simulated time and wait for the event that would
+ * come, never for a window of wall-clock time.
+ * - On {@link fakeTimersAndClock} (the timers and the clock only, `setImmediate` left real):
+ *   {@link step} and {@link until} move the clock in steps and, after each, let a few real turns
+ *   pass, so the service's answers, channel messages and React's renders come through;
+ *   {@link stepFor} lets a stretch of time pass in such steps; {@link advanceClock} is the step of
+ *   a test without React (the Vue composables').
+ * - On every fake timer (`vi.useFakeTimers()`, `setImmediate` faked too): {@link advanceUntil} and
+ *   {@link settleOnFakeClock} over {@link trackRequests} move the clock only while no request is in
+ *   the service's hands, never past an answer that has not come yet, since some of the service's
+ *   work is real (the idempotency store's digest runs on `crypto.subtle`).
  */
 import { vi } from 'vitest';
 import type { FetchService } from '../../src/testing/index.js';
+
+/**
+ * Fakes the timers and the clock only (`setTimeout`, `setInterval`, `Date`), for a `beforeEach`:
+ * all the reference service's time is made of (task sleeps, keep-alive ticks, the Execute limit,
+ * its `now`, read when it is created). `setImmediate`, promises, streams and `crypto.subtle` stay
+ * real, so the in-process service's answers, channel messages and the turns of {@link step} still
+ * come through.
+ */
+export function fakeTimersAndClock(): void {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+}
+
+/**
+ * Advances the simulated clock by `ms` and lets a few real turns pass, so that the answers and
+ * messages it set off come through: the step of a test without React (the Vue composables').
+ */
+export async function advanceClock(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Advances the simulated clock by `ms` inside React's `act`, letting answers, messages and renders
+ * through: the step of a hook test.
+ */
+export async function step(ms: number): Promise<void> {
+  // Loaded here, not at the top: the Vue and Node tests that share this module never load React.
+  const { act } = await import('@testing-library/react');
+  await act(() => advanceClock(ms));
+}
+
+/**
+ * Steps the simulated clock `stepMs` at a time (default 10) until `check` holds (it returns
+ * anything but `false` without throwing), and resolves to the simulated time that took; past
+ * `limitMs` (default 10 000) it fails with the check's last error.
+ */
+export async function until(
+  check: () => unknown,
+  { stepMs = 10, limitMs = 10_000 }: { stepMs?: number; limitMs?: number } = {},
+): Promise<number> {
+  for (let waited = 0; ; waited += stepMs) {
+    let failure: unknown = new Error(`not within ${String(limitMs)} ms of simulated time`);
+    try {
+      if ((await check()) !== false) return waited;
+    } catch (error) {
+      failure = error;
+    }
+    if (waited >= limitMs) throw failure;
+    await step(stepMs);
+  }
+}
+
+/**
+ * Steps the simulated clock `stepMs` at a time (default 100) for `ms` in all, so that each timer
+ * coming due sets off its work (a poll, an answer, a render) before the next: how a test lets the
+ * time pass in which an event would have come, before it checks that none did.
+ */
+export async function stepFor(
+  ms: number,
+  { stepMs = 100 }: { stepMs?: number } = {},
+): Promise<void> {
+  for (let waited = 0; waited < ms; waited += stepMs) await step(Math.min(stepMs, ms - waited));
+}
 
 /** A service's `fetch` that knows which of its calls are in flight. */
 export interface TrackedService {

@@ -20,6 +20,7 @@ import { de } from '../../src/locales/de.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
+  DEMO_USER_TOKENS,
   demoTaskSchemas,
   OTHER_USER_TOKEN,
   type ReferenceService,
@@ -115,6 +116,21 @@ describe('renderWithTaskwire', () => {
     expect(view.service).toBe(service);
     // useTaskOptions retries a 503 itself (its own retry), and the second answer is served.
     expect(await screen.findByText('4 credits', {}, { timeout: 4000 })).toBeInTheDocument();
+  });
+
+  it("renders as a user of the test's own beside the demo users (docs/testing-your-components.md)", async () => {
+    const service = createReferenceService({
+      userTokens: { ...DEMO_USER_TOKENS, 'ada-token': 'ada' },
+    });
+    services.push(service);
+    // The default client still signs in as demo-user, and Ada with her own token.
+    renderWithTaskwire(<Echo message="demo" />, { service });
+    renderWithTaskwire(<Echo message="ada" />, {
+      service,
+      clientConfig: { userToken: 'ada-token' },
+    });
+    expect(await screen.findByText('Echo: demo')).toBeInTheDocument();
+    expect(await screen.findByText('Echo: ada')).toBeInTheDocument();
   });
 
   it('uses the client and QueryClient it is given, and keeps both across rerender', async () => {

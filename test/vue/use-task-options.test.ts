@@ -8,7 +8,7 @@ import { reactive, ref } from 'vue';
 import { useTaskOptions } from '../../src/vue/index.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 import { holdAnswers } from '../support/hold-answers.js';
-import { advanceClock, fakeTimersAndClock } from '../support/step-fake-clock.js';
+import { advanceClock, fakeTimersAndClock } from '../support/fake-clock.js';
 import { mountComposable } from '../support/vue-page.js';
 
 let setUp: ReturnType<typeof hookTestService>;

@@ -1,18 +1,14 @@
 /**
  * A page of an app under test, as the React tests that keep a task journal build it (docs/protocol.md,
- * "The hooks"): a real client over a reference service in-process, a fresh QueryClient, a journal
- * object (or none) and the wrapper that provides them. Every service and QueryClient made here is
- * closed by `closeJournalPages`, for `afterEach`.
+ * "The hooks"): a real client with the user's scope over a reference service in-process, a fresh
+ * QueryClient and a journal object (or none), handed to the public test kit's
+ * `renderHookWithTaskwire` / `renderWithTaskwire` as their options; several pages on one service
+ * are tabs, or one tab before and after a reload. Every service and QueryClient made here is closed
+ * by `closeJournalPages`, for `afterEach`.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { QueryClient } from '@tanstack/react-query';
 import { createTaskClient } from '../../src/client/index.js';
-import {
-  createTaskJournal,
-  TaskwireProvider,
-  type TaskJournal,
-  type TaskJournalOptions,
-} from '../../src/index.js';
+import { createTaskJournal, type TaskJournal, type TaskJournalOptions } from '../../src/index.js';
 import {
   createReferenceService,
   DEMO_CLIENT_TOKEN,
@@ -21,6 +17,7 @@ import {
   type ReferenceService,
   type ReferenceServiceConfig,
 } from '../../src/reference/index.js';
+import type { FetchService, TaskwireTestOptions } from '../../src/testing/index.js';
 import { withoutRetryAfter } from './without-retry-after.js';
 
 const services: ReferenceService[] = [];
@@ -60,12 +57,10 @@ export interface JournalPageOptions {
 
 /**
  * One page on `service` (the reference service, or anything answering as it does: a proxy in front
- * of one): its client, QueryClient, journal, provider wrapper and a way to start tasks.
+ * of one): its client, QueryClient and journal, the test kit's `options` that render on them, and a
+ * way to start tasks.
  */
-export function openJournalPage(
-  service: Pick<ReferenceService, 'fetch'>,
-  options: JournalPageOptions,
-) {
+export function openJournalPage(service: FetchService, options: JournalPageOptions) {
   const { journal, onRequest, retryAfter = true, scope = 'journal-page-user' } = options;
   const client = createTaskClient({
     baseUrl: 'http://taskwire.test',
@@ -81,13 +76,13 @@ export function openJournalPage(
   });
   const queryClient = new QueryClient();
   queryClients.push(queryClient);
-  const wrapper = ({ children }: { children?: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
-      <TaskwireProvider client={client} journal={journal}>
-        {children}
-      </TaskwireProvider>
-    </QueryClientProvider>
-  );
+  /** The options of `renderHookWithTaskwire` and `renderWithTaskwire` that render on this page. */
+  const renderOptions: TaskwireTestOptions<FetchService> = {
+    service,
+    client,
+    queryClient,
+    journal,
+  };
   /** Submits a task and records it in the journal, as a hook with a `resumeKey` does; its id. */
   const start = async (
     task: Parameters<typeof client.submit>[0],
@@ -104,7 +99,7 @@ export function openJournalPage(
     });
     return answer.id;
   };
-  return { client, queryClient, journal, wrapper, start };
+  return { client, queryClient, journal, options: renderOptions, start };
 }
 
 /** Clears every QueryClient and closes every service made here; for `afterEach`. */
