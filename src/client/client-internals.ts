@@ -1,8 +1,8 @@
 /**
  * What a client made by `createTaskClient` keeps for the framework-free layers beside its public
  * methods: its request context and settings, under a symbol, so that a module only those layers
- * import (src/client/resumable-reads.ts) can build on it, and an app that never imports that
- * module does not bundle it.
+ * import (src/client/resumable-reads.ts, which the hooks load on demand) can build on it, and an
+ * app that never imports that module does not bundle it.
  */
 import type { RequestContext } from './request.js';
 import type { ClientOperation, CallRecord } from './activity-types.js';

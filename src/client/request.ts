@@ -29,9 +29,10 @@ export interface RequestContext {
   feed: ActivityFeed;
   /**
    * What the client learnt of its service: `resumable` once any answer said it offers resumable
-   * streams (docs/protocol.md, "Resumable streams (0.4)"); never unlearnt.
+   * streams (docs/protocol.md, "Resumable streams (0.4)"), never unlearnt; `onResumable` is called
+   * at that first answer (the hooks load their resumable side then).
    */
-  service: { resumable: boolean };
+  service: { resumable: boolean; onResumable?: (() => void) | undefined };
 }
 
 /** One request to send. */
@@ -147,7 +148,10 @@ export async function send(context: RequestContext, outgoing: OutgoingRequest): 
     context.feed.report('request', call, outgoing, attempt, performance.now() - started, outcome);
     if (TaskwireError.isInstance(outcome)) throw outcome;
     const response = outcome;
-    if (offersResumableStreams(response.headers)) context.service.resumable = true;
+    if (!context.service.resumable && offersResumableStreams(response.headers)) {
+      context.service.resumable = true;
+      context.service.onResumable?.();
+    }
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await discardBody(response);
       throw new TaskwireError(

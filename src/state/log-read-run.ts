@@ -4,7 +4,8 @@
  * tasks' logs (src/state/event-feed.ts). It takes up a stream that broke after the last position
  * the page had, a task after a reload or `attach` from its first message, and a stream started with
  * a short request. Where the log cannot be read (no such read, the log gone or past its limits, the
- * read failing again and again), it hands over to the watch of the task's record, as in 0.3.
+ * read failing again and again, or the read's module not loaded), it hands over to the watch of
+ * the task's record, as in 0.3.
  */
 import type { StreamEvent } from '../protocol/stream-events.js';
 import type { EventFeed } from './event-feed.js';
@@ -12,8 +13,11 @@ import type { TaskRun } from './task-run.js';
 
 /** Settings of a {@link logReadRun}. */
 export interface LogReadRunOptions<Result, Event> {
-  /** The page's one read of its tasks' logs. */
-  feed: EventFeed;
+  /**
+   * The page's one read of its tasks' logs, loaded on demand: `undefined` when it could not be,
+   * and the run hands over to `fallback`.
+   */
+  feed: () => Promise<EventFeed | undefined>;
   /** The task name. */
   task: string;
   /** The task id. */
@@ -40,19 +44,23 @@ export function logReadRun<Result, Event>({
 }: LogReadRunOptions<Result, Event>): TaskRun<Result, Event> {
   return (sink, signal) => {
     let opened = !opens;
-    const stopFollowing = feed.follow({ task, id: taskId }, after, {
-      message(_position, message) {
-        if (signal.aborted) return;
-        if (!opened) {
-          opened = true;
-          sink.open(taskId);
-        }
-        sink.event(message as StreamEvent<Result> | Event);
-      },
-      unavailable() {
-        if (!signal.aborted) sink.handOver(fallback(taskId));
-      },
+    void feed().then((loaded) => {
+      if (signal.aborted) return;
+      if (loaded === undefined) return sink.handOver(fallback(taskId));
+      const stopFollowing = loaded.follow({ task, id: taskId }, after, {
+        message(_position, message) {
+          if (signal.aborted) return;
+          if (!opened) {
+            opened = true;
+            sink.open(taskId);
+          }
+          sink.event(message as StreamEvent<Result> | Event);
+        },
+        unavailable() {
+          if (!signal.aborted) sink.handOver(fallback(taskId));
+        },
+      });
+      signal.addEventListener('abort', stopFollowing, { once: true });
     });
-    signal.addEventListener('abort', stopFollowing, { once: true });
   };
 }

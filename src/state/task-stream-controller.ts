@@ -60,13 +60,22 @@ export interface StreamBudget<Params> {
 export interface ResumableStreams<Params> {
   /** The task name the controller's runs follow. */
   task: string;
-  /** The page's one read of its tasks' logs. */
-  feed: EventFeed;
   /**
    * Whether the service said it offers resumable streams: then a start is a short request and the
    * task is read from its log, holding no connection of its own.
    */
   offered(): boolean;
+  /**
+   * The page's one read of its tasks' logs and the short start, loaded on demand: `undefined` when
+   * they could not be loaded, and the task is then followed as with a service that offers none.
+   */
+  load(): Promise<LoadedResumableStreams<Params> | undefined>;
+}
+
+/** What {@link ResumableStreams} load. */
+export interface LoadedResumableStreams<Params> {
+  /** The page's one read of its tasks' logs. */
+  feed: EventFeed;
   /** Starts the run's task with a short request under `idempotencyKey`, the same on every try. */
   startDetached(
     params: Params,
@@ -354,7 +363,7 @@ export function createTaskStreamController<
     const resumable = callbacks.resumable;
     if (resumable === undefined) return watch(taskId, 'break');
     return logReadRun<Result, Event>({
-      feed: resumable.feed,
+      feed: async () => (await resumable.load())?.feed,
       task: resumable.task,
       taskId,
       after,
@@ -370,13 +379,17 @@ export function createTaskStreamController<
    */
   const follow = async (params: Params, run: CurrentRun, slot: ReleaseStreamSlot | undefined) => {
     const { resumable, streamBudget: budget } = callbacks;
-    if (resumable?.offered()) {
+    // Loaded since the service's first answer that offered them; where they could not be, the
+    // task streams as with a service that offers none.
+    const loaded = resumable?.offered() ? await resumable.load() : undefined;
+    if (current !== run) return slot?.();
+    if (loaded !== undefined) {
       // The page's one read holds the connection (and the budget's slot): none of its own.
       slot?.();
       return go(
         run,
         submitAndWatchRun<Result, Event>({
-          submit: (submitOptions) => resumable.startDetached(params, submitOptions),
+          submit: (submitOptions) => loaded.startDetached(params, submitOptions),
           source: 'stream',
           watch: (taskId) => readLog(taskId, null, false),
         }),

@@ -5,7 +5,8 @@
  * import each other in a circle, type imports and `import()` edges included; and React and Vue are
  * imported only in their bindings' folders. A module is loaded on
  * demand only for a reason a user sees (the devtools panel, kept out of an app's first chunk and out
- * of production): the list of `import()` edges below is a decision, like the list of public names.
+ * of production; the hooks' resumable side, which the page of a service without resumable streams
+ * never needs): the list of `import()` edges below is a decision, like the list of public names.
  * Which folder may import which is lint's job (eslint.config.js).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -169,11 +170,15 @@ const files = sourceFiles(sourceRoot);
  * The `import()` edges src/ may hold: modules loaded on demand for a reason a user sees. The
  * devtools panel stays out of an app's first chunk and out of production (docs/protocol.md, "The
  * activity feed"); it may import its mount's types back, so this edge is left out of the circle
- * check. msw is an optional peer, loaded by `taskwire/testing` only when it is there, so that the
- * test kit loads in an app without it.
+ * check. The hooks' resumable side (the page's one read of its tasks' logs, the short start) is
+ * loaded once a service says it offers resumable streams, or a page reads a task's log it did not
+ * start: the page of a 0.3 service never loads it (CONTRIBUTING.md, "Bundle size"). msw is an
+ * optional peer, loaded by `taskwire/testing` only when it is there, so that the test kit loads in
+ * an app without it.
  */
 const ON_DEMAND = [
   'src/devtools/devtools-mount.tsx -> src/devtools/devtools-panel.tsx',
+  'src/state/client-resumable-streams.ts -> src/state/resumable-side.ts',
   'src/testing/taskwire-handlers.ts -> msw',
 ];
 const relative = (file: string) => path.relative(root, file);
@@ -221,7 +226,7 @@ describe('the house', () => {
     // It reads every module of src/ first: 6.5 s with two cores busy, past the 5 s default.
   }, 30_000);
 
-  it('loads a module on demand only for a reason a user sees: the devtools panel, the optional msw', () => {
+  it('loads a module on demand only for a reason a user sees: the devtools panel, the resumable side, the optional msw', () => {
     const edges = files.flatMap((file) =>
       dynamicImports(file).map((target) => `${relative(file)} -> ${shown(target)}`),
     );
