@@ -263,6 +263,14 @@ describe('createTaskProxy: what goes upstream', () => {
       });
     }
     expect(upstream.requests).toHaveLength(0);
+    // The service's own rule: a charset, if any, must be UTF-8 (docs/protocol.md, "Headers and tokens").
+    const latin1 = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: '{"params":{}}',
+    });
+    expect(await refusal(latin1)).toMatchObject({ reason: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(upstream.requests).toHaveLength(0);
     await fetch(`${proxyUrl}/workflows/echo/submit`, {
       method: 'POST',
       headers: { 'content-type': 'Application/JSON; charset=utf-8' },
@@ -886,6 +894,7 @@ describe('createTaskProxy: options', () => {
     expect(() => createTaskProxy({ ...valid, target: `${target}?key=1` })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, basePath: 'api' })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, platform: 'not valid' })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, clientToken: 'tökén' })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, maxBodyBytes: 0 })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, requestTimeoutMs: Number.NaN })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, basePath: '/api/taskwire/' })).not.toThrow();

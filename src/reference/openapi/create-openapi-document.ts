@@ -585,10 +585,6 @@ function taskTagDescription(task: AnyTaskDefinition): string {
 
 /** The shared parameters, headers and responses of the document. */
 function sharedComponents(): Record<string, Record<string, unknown>> {
-  const label = {
-    type: 'string',
-    pattern: '^[A-Za-z0-9._-]{1,64}$',
-  };
   return {
     parameters: {
       TaskName: {
@@ -610,23 +606,23 @@ function sharedComponents(): Record<string, Record<string, unknown>> {
         in: 'header',
         required: false,
         description: 'The calling platform; a malformed value is 400 `INVALID_HEADER`.',
-        schema: label,
+        schema: schemaRef('ClientLabel'),
       },
       Touchpoint: {
         name: 'x-touchpoint',
         in: 'header',
         required: false,
         description: 'The calling touchpoint; a malformed value is 400 `INVALID_HEADER`.',
-        schema: label,
+        schema: schemaRef('ClientLabel'),
       },
       IdempotencyKey: {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
         description:
-          '1 to 255 visible ASCII characters (else 400 `INVALID_HEADER`): the same key from the ' +
-          'same user for the same task within 24 h answers the first answer again.',
-        schema: { type: 'string', pattern: '^[!-~]{1,255}$' },
+          'A malformed key is 400 `INVALID_HEADER`; the same key from the same user for the same ' +
+          'task within 24 h answers the first answer again.',
+        schema: schemaRef('IdempotencyKey'),
       },
       LastEventId: {
         name: 'Last-Event-ID',

@@ -16,6 +16,7 @@ import {
   followRequestSchema,
   positionSchema,
 } from '../../protocol/follow-schemas.js';
+import { clientLabelSchema, idempotencyKeySchema } from '../../protocol/headers.js';
 import { EVENT_ACTION_PATTERN } from '../../protocol/names.js';
 import { notificationRequestSchema } from '../../protocol/notification.js';
 import {
@@ -83,6 +84,8 @@ const PROTOCOL_SCHEMAS: ReadonlyArray<readonly [string, z.core.$ZodType]> = [
   ['Position', positionSchema],
   ['FollowRequest', followRequestSchema],
   ['FollowMessage', followMessageSchema],
+  ['ClientLabel', clientLabelSchema],
+  ['IdempotencyKey', idempotencyKeySchema],
 ];
 
 /** What the zod schemas say only in code (refinements, the wire's rules around them). */
@@ -120,6 +123,9 @@ const PROTOCOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   FollowRequest:
     'The body of the multiplexed read: the tasks to follow, each once (else 422 ' +
     '`INVALID_FOLLOW`), with the position the page has of each, or null for all its messages.',
+  ClientLabel: 'A `platform` or `x-touchpoint` value (docs/protocol.md, "Headers and tokens").',
+  IdempotencyKey:
+    'An `Idempotency-Key` (docs/protocol.md, "Idempotency"): a key of the caller\'s, visible ASCII.',
   FollowMessage:
     "One message of the multiplexed read: a task's stream message at its position, or, for a " +
     'task that cannot be read, its error (404 `RESULT_NOT_FOUND`, 410 `EVENTS_EXPIRED`, 503 ' +
