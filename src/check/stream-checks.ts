@@ -18,6 +18,7 @@ import {
   type CheckRun,
 } from './check-run.js';
 import { offersResumableStreams } from '../protocol/resumable-streams.js';
+import { isTaskId } from '../protocol/names.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
 import {
   failedEventSchema,
@@ -152,7 +153,7 @@ export async function checkStream(
 
   // x-task-id, and the record it names, read once the stream has ended.
   const taskId = response.headers.get('x-task-id');
-  if (taskId === null || taskId.length < 1 || taskId.length > 256) {
+  if (!isTaskId(taskId)) {
     run.fail('stream.task-id', {
       expected: 'x-task-id: <the task id>, so a client that loses the stream can read the outcome',
       observed: taskId === null ? 'no x-task-id header' : `x-task-id: ${taskId}`,

@@ -170,6 +170,17 @@ export function notTaskwireAnswer(
   );
 }
 
+/**
+ * The `protocol` error of an answer whose `x-task-id` is no task id (docs/protocol.md, "Paths and
+ * names"): the client could not read that task again.
+ */
+export function badTaskIdHeader(what: string): TaskwireError {
+  return protocolError(
+    what,
+    'its x-task-id header is not a task id (1 to 256 characters, not "." or "..").',
+  );
+}
+
 /** Where a result sits in an answer, for naming a bad field of it. */
 const RESULT_PATH = ['response', 'result'];
 

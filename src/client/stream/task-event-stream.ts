@@ -11,11 +11,17 @@ import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import { checkTaskName, requestBody } from '../call-checks.js';
-import { discardBody, errorFromResponse, notTaskwireAnswer, type Sent } from '../read-answer.js';
+import {
+  badTaskIdHeader,
+  discardBody,
+  errorFromResponse,
+  notTaskwireAnswer,
+  type Sent,
+} from '../read-answer.js';
 import { send, type RequestContext } from '../request.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { EVENT_STREAM, isEventStreamMediaType } from '../../protocol/media-types.js';
-import { taskIdSchema } from '../../protocol/records.js';
+import { isTaskId } from '../../protocol/names.js';
 import { offersResumableStreams } from '../../protocol/resumable-streams.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import type { EventSourceMessage } from 'eventsource-parser';
@@ -219,12 +225,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     if (!response.ok) throw await errorFromResponse(sent, signal);
     const taskIdHeader = response.headers.get('x-task-id');
     if (taskIdHeader !== null) {
-      if (!taskIdSchema.safeParse(taskIdHeader).success) {
+      if (!isTaskId(taskIdHeader)) {
         await discardBody(response);
-        throw protocolError(
-          'The stream answer',
-          'its x-task-id header is not 1 to 256 characters.',
-        );
+        throw badTaskIdHeader('The stream answer');
       }
       this.#taskId = this.#call.taskId = taskIdHeader;
     }

@@ -90,7 +90,8 @@ const PROTOCOL_SCHEMAS: ReadonlyArray<readonly [string, z.core.$ZodType]> = [
 
 /** What the zod schemas say only in code (refinements, the wire's rules around them). */
 const PROTOCOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  TaskId: 'A task id: an opaque string of 1 to 256 characters.',
+  TaskId:
+    'A task id: opaque, made by the service; never `.` or `..`, which a URL parser reads as path steps.',
   JsonObject: 'Any JSON object: its members belong to the task.',
   Usage:
     'Credits charged for a task and their per-tool breakdown. Beyond this schema: each entry has ' +

@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient, TaskwireError, type StreamEvent } from '../../../src/client/index.js';
+import { resumableReadsOf } from '../../../src/client/resumable-reads.js';
+import { failure } from '../../support/failure.js';
 import {
   completed,
   pause,
@@ -635,6 +637,22 @@ describe('client.stream', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('fails with protocol on an x-task-id that is no task id, which Get Result could not read', async () => {
+    for (const taskId of ['..', '.']) {
+      server = await startRawServer(async (_request, response) => {
+        startEventStream(response, taskId);
+        await writeApart(response, [sse(completed)]);
+        response.end();
+      });
+      const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
+      expect(events).toEqual([]);
+      expect(error).toMatchObject({ code: 'protocol' });
+      expect(error?.message).toContain('x-task-id');
+      await server.close();
+    }
+    server = undefined;
+  });
+
   it('fails with protocol on a 200 text/html answer', async () => {
     server = await startRawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html', 'x-task-id': 'task-17' });
@@ -645,6 +663,27 @@ describe('client.stream', () => {
     expect(error?.message).toContain('text/html');
     expect(error?.taskId).toBe('task-17');
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('the short start', () => {
+  it('refuses a stream answer whose x-task-id is empty or no task id, as the stream does', async () => {
+    for (const taskId of ['', '..']) {
+      server = await startRawServer(async (_request, response) => {
+        startEventStream(response, taskId);
+        await writeApart(response, [sse(completed)]);
+        response.end();
+      });
+      const reads = resumableReadsOf(clientFor(server.url))!;
+      const error = await failure(reads.startDetached('echo', {}));
+      expect([taskId, error.code, error.message]).toEqual([
+        taskId,
+        'protocol',
+        expect.stringContaining('x-task-id'),
+      ]);
+      await server.close();
+    }
+    server = undefined;
   });
 });
 
