@@ -4,6 +4,7 @@
  * read whole) or `open` (a stream, left for the check to read), and records a verdict with `pass`,
  * `fail` or `skip`; a failure names the exchange that showed it, from which its `curl` is written.
  */
+import { taskPath, type TaskPathEnd } from '../protocol/match-route.js';
 import type { JsonObject } from '../protocol/records.js';
 import { CHECKS, type CheckId } from './check-catalogue.js';
 import type { CheckProgress, CheckResult } from './check-types.js';
@@ -135,9 +136,12 @@ export class CheckRun {
     return `${this.options.baseUrl}${path}`;
   }
 
-  /** The path of an endpoint of the checked task (or of `task`). */
-  taskPath(end: string, task = this.options.task): string {
-    return `/workflows/${encodeURIComponent(task)}/${end}`;
+  /**
+   * The path of an endpoint (or the events read) of the checked task, or of `task`, with the task's
+   * `id` for Get Result and the events read.
+   */
+  taskPath(end: TaskPathEnd, { task = this.options.task, id = '' } = {}): string {
+    return taskPath(end, task, id);
   }
 
   /**

@@ -9,7 +9,6 @@
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { followMessageSchema } from '../protocol/follow-schemas.js';
 import {
-  eventsPath,
   FOLLOW_PATH,
   isPosition,
   offersResumableStreams,
@@ -108,7 +107,7 @@ export async function checkEventsReads(run: CheckRun): Promise<void> {
   // The streamed task: a proxy keeps the logs of the streams it relays, not of Submits.
   const id = run.streamedId ?? run.knownId;
   if (id === undefined) return skipAll('needs the streamed task (see stream.task-id)');
-  const path = eventsPath(run.options.task, id);
+  const path = run.taskPath('events', { id });
 
   await checkOtherUser(run, path);
   const whole = await read(run, { method: 'GET', path });

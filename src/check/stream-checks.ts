@@ -165,7 +165,7 @@ export async function checkStream(
   run.streamedId = taskId;
   const record = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(taskId)}/result`),
+    path: run.taskPath('result', { id: taskId }),
   });
   const problem = recordProblem(record, taskId);
   run.verdict(
@@ -480,7 +480,7 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
   try {
     opened = await run.open({
       method: 'POST',
-      path: run.taskPath('stream', silent.task),
+      path: run.taskPath('stream', { task: silent.task }),
       body: { params: silent.params },
     });
   } catch (error) {
@@ -545,7 +545,7 @@ export async function checkStreamRefusal(run: CheckRun, refusals: Answer[]): Pro
   const answers = [
     await run.send({
       method: 'POST',
-      path: run.taskPath('stream', UNKNOWN_TASK),
+      path: run.taskPath('stream', { task: UNKNOWN_TASK }),
       body: { params: {} },
     }),
     await run.send({ method: 'POST', path: run.taskPath('stream'), body: { params: 'none' } }),

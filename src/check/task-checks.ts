@@ -189,7 +189,7 @@ export async function checkSubmittedTask(
   }
 
   // Get Result while it runs, then once more after it ended ------------------------------------
-  const path = run.taskPath(`${encodeURIComponent(id)}/result`);
+  const path = run.taskPath('result', { id });
   const answers: Answer[] = [];
   const deadline = performance.now() + run.options.taskTimeoutMs;
   let shapeFailure: { problem: string; answer: Answer } | undefined;
@@ -242,8 +242,7 @@ export async function checkSubmittedTask(
  * contract (ids are opaque), which a service that checks its ids' format may answer 400.
  */
 async function checkUnknownIds(run: CheckRun, refusals: Answer[]): Promise<void> {
-  const get = (id: string) =>
-    [{ method: 'GET', path: run.taskPath(`${encodeURIComponent(id)}/result`) }] as const;
+  const get = (id: string) => [{ method: 'GET', path: run.taskPath('result', { id }) }] as const;
   await expectRefusals(
     run,
     'result.unknown-id',
@@ -271,7 +270,7 @@ async function checkUnknownIds(run: CheckRun, refusals: Answer[]): Promise<void>
 
 function checkLocation(run: CheckRun, submit: Exchange, id: string): void {
   const location = submit.headers?.get('location');
-  const wanted = new URL(run.url(run.taskPath(`${encodeURIComponent(id)}/result`)));
+  const wanted = new URL(run.url(run.taskPath('result', { id })));
   if (location === null || location === undefined) {
     run.fail('submit.location', {
       expected: `Location: ${wanted.pathname}`,
@@ -391,12 +390,12 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
   const unknownId = run.unknownId();
   const theirs = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(id)}/result`),
+    path: run.taskPath('result', { id }),
     user: 'other',
   });
   const unknown = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(unknownId)}/result`),
+    path: run.taskPath('result', { id: unknownId }),
     user: 'other',
   });
   if (unknown.status === 401) {

@@ -5,6 +5,7 @@
  * an app bundles it only when its hooks use it.
  */
 import { prefersRespondAsync, RESPOND_ASYNC } from '../protocol/resumable-streams.js';
+import { taskPath } from '../protocol/match-route.js';
 import type { FollowedTask } from '../protocol/follow-schemas.js';
 import { envelopeSchema } from '../protocol/records.js';
 import { isTaskId } from '../protocol/names.js';
@@ -89,7 +90,7 @@ export function resumableReadsOf(client: object): ResumableReads | undefined {
             const name = checkTaskName(task);
             const sent = await send(context, {
               method: 'POST',
-              path: `/workflows/${encodeURIComponent(name)}/stream`,
+              path: taskPath('stream', name),
               body: requestBody(schemaOf(name)?.params, name, params),
               accept: 'application/json, text/event-stream',
               headers,

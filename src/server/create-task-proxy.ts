@@ -26,6 +26,7 @@ import {
   methodOf,
   methodOfEventsRead,
   routePath,
+  taskPath,
   type EventsRoute,
   type Route,
 } from '../protocol/match-route.js';
@@ -476,7 +477,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
 
   /** The proxy's own path of Get Result for a task. */
   function resultLocation(taskName: string, taskId: string): string {
-    return basePath + routePath({ endpoint: 'result', taskName, taskId });
+    return basePath + taskPath('result', taskName, taskId);
   }
 
   /** Asks the service and relays its answer, under the request's deadline or the stream's. */

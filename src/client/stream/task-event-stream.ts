@@ -23,6 +23,7 @@ import { isFinalEvent } from '../../protocol/stream-events.js';
 import { EVENT_STREAM, isEventStreamMediaType } from '../../protocol/media-types.js';
 import { isTaskId } from '../../protocol/names.js';
 import { offersResumableStreams } from '../../protocol/resumable-streams.js';
+import { taskPath } from '../../protocol/match-route.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import type { EventSourceMessage } from 'eventsource-parser';
 import {
@@ -260,7 +261,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     const name = checkTaskName(task);
     return send(context, {
       method: 'POST',
-      path: `/workflows/${encodeURIComponent(name)}/stream`,
+      path: taskPath('stream', name),
       body: requestBody(schema?.params, name, params),
       accept: EVENT_STREAM,
       signal,

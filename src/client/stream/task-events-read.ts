@@ -15,7 +15,8 @@ import type { TaskSchema } from '../../protocol/task-schemas.js';
 import { isEventStreamMediaType } from '../../protocol/media-types.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { retryDelay } from '../../protocol/retry-after.js';
-import { eventsPath, isPosition } from '../../protocol/resumable-streams.js';
+import { isPosition } from '../../protocol/resumable-streams.js';
+import { taskPath } from '../../protocol/match-route.js';
 import {
   createEventStreamReader,
   EventTooLargeError,
@@ -209,7 +210,7 @@ export async function* readTaskEvents<Event>(
           setup,
           {
             method: 'GET',
-            path: eventsPath(name, taskId),
+            path: taskPath('events', name, taskId),
             ...(after === undefined ? {} : { headers: { 'last-event-id': after } }),
           },
           what,

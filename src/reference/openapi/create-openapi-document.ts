@@ -8,7 +8,7 @@
 import { TASK_NAME_PATTERN } from '../../protocol/names.js';
 import type { AnyTaskDefinition } from '../define-task.js';
 import { demoTasks } from '../demo-tasks.js';
-import { methodOf, type Endpoint } from '../../protocol/match-route.js';
+import { methodOf, pathOfSegments, type Endpoint } from '../../protocol/match-route.js';
 import { FOLLOW_PATH, RESPOND_ASYNC, RESUMABLE_HEADER } from '../../protocol/resumable-streams.js';
 import { ERROR_REASON_STATUSES, type ErrorReason } from '../service-error.js';
 import {
@@ -540,15 +540,11 @@ function pathItems(
   const endpoints: readonly Endpoint[] = ['submit', 'result', 'stream', 'execute', 'options'];
   const items: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
-    const path =
-      endpoint === 'result'
-        ? `/workflows/${set.pathName}/{id}/result`
-        : `/workflows/${set.pathName}/${endpoint}`;
-    items[path] = {
+    items[pathOfSegments(endpoint, set.pathName, '{id}')] = {
       [methodOf(endpoint).toLowerCase()]: operation(endpoint, set, responseComponents),
     };
   }
-  items[`/workflows/${set.pathName}/{id}/events`] = {
+  items[pathOfSegments('events', set.pathName, '{id}')] = {
     get: eventsOperation(set, responseComponents),
   };
   return items;
