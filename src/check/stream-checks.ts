@@ -10,13 +10,8 @@ import {
   type CapturedMessage,
   type CapturedStream,
 } from './capture-event-stream.js';
-import {
-  describeAnswer,
-  MAX_CAPTURED_BYTES,
-  TOO_LARGE,
-  type Answer,
-  type CheckRun,
-} from './check-run.js';
+import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import { MAX_CAPTURED_BYTES, readText, TOO_LARGE } from './read-text.js';
 import { offersResumableStreams } from '../protocol/resumable-streams.js';
 import { isTaskId } from '../protocol/names.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
@@ -98,7 +93,7 @@ export async function checkStream(
   const type = response.headers.get('content-type') ?? '';
   const cache = response.headers.get('cache-control') ?? '';
   if (response.status !== 200 || response.body === null) {
-    const text = await response.text().catch(() => '');
+    const { text } = await readText(response).catch(() => ({ text: '' }));
     run.fail('stream.headers', {
       expected: '200 text/event-stream',
       observed: `${response.status}${type ? ` (${type})` : ''} ${excerpt(text, 300, run.secrets)}`,
@@ -493,7 +488,7 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
   }
   const { exchange, response } = opened;
   if (response.status !== 200 || response.body === null) {
-    const text = await response.text().catch(() => '');
+    const { text } = await readText(response).catch(() => ({ text: '' }));
     run.fail('stream.keep-alive', {
       expected: `200, a stream of ${silent.task}`,
       observed: `${response.status} ${excerpt(text, 300, run.secrets)}`,

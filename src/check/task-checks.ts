@@ -9,6 +9,7 @@
  * headers are what is checked.
  */
 import { createTaskClient } from '../client/create-task-client.js';
+import { MAX_CAPTURED_BYTES } from './read-text.js';
 import { TaskwireError } from '../client/errors.js';
 import { failureSchema, type TaskStatus } from '../protocol/records.js';
 import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
@@ -88,6 +89,8 @@ export async function checkSubmittedTask(
     ...(run.options.clientToken === undefined ? {} : { clientToken: run.options.clientToken }),
     fetch: run.recorder.fetch,
     requestTimeoutMs: run.options.requestTimeoutMs,
+    // The run's cap on every answer it reads, not the client's 8 MiB.
+    maxResponseBytes: MAX_CAPTURED_BYTES,
   });
   const key = madeUpId();
 
