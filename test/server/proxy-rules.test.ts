@@ -684,6 +684,45 @@ describe('createTaskProxy: streams', () => {
   });
 });
 
+describe('createTaskProxy: a resumable service passed on as a 0.3 stream (events: false)', () => {
+  /** A resumable service's stream of `text`, behind a proxy without a log; the page's text. */
+  async function framedPlain(...parts: string[]) {
+    const { proxyUrl } = await proxiedUpstream(
+      async (_request, outgoing) => {
+        outgoing.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'x-task-id': 'task-1',
+          'x-taskwire-resumable': '1',
+        });
+        for (const part of parts) outgoing.write(part);
+        outgoing.end();
+      },
+      { events: false },
+    );
+    const answer = await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+    return answer.text();
+  }
+
+  it('reads the stream as the client does: a final CR ends the last line', async () => {
+    const final = '{"type":"task.completed","result":null}';
+    // CR line ends, the last blank line's CR the last byte of the body.
+    const text = await framedPlain(`id: 0000000000000001\rdata: ${final}\r`, '\r');
+    expect(text).toBe(`data: ${final}\n\n`);
+  });
+
+  it('holds no event past the reader’s cap of 16 MiB: the stream breaks off instead', async () => {
+    const huge = `data: {"type":"task.progress","x":"${'x'.repeat(17 * 1024 * 1024)}"}\n\n`;
+    const page = await framedPlain(huge).then(
+      (text) => `ended after ${text.length} characters`,
+      () => 'broke',
+    );
+    expect(page).toBe('broke');
+  });
+});
+
 describe('createTaskProxy: deadlines and limits', () => {
   it('answers 504 UPSTREAM_TIMEOUT past requestTimeoutMs, and aborts the request to the service', async () => {
     const { upstream, proxyUrl } = await proxiedUpstream(() => {}, { requestTimeoutMs: 50 });
