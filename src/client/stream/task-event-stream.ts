@@ -31,6 +31,7 @@ import {
   EventTooLargeError,
   type EventStreamReader,
 } from '../../protocol/event-stream-reader.js';
+import { createIdleWatchdog, type IdleWatchdog } from './idle-watchdog.js';
 import type { TaskStream } from '../types.js';
 import type { CallRecord } from '../activity-types.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
@@ -66,6 +67,8 @@ type Phase = 'idle' | 'open' | 'done';
  */
 export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableIterator<Event> {
   readonly #setup: TaskEventStreamOptions;
+  /** The idle watchdog: it runs while we wait for bytes, not while the caller holds events. */
+  readonly #watchdog: IdleWatchdog;
   /** The stream's record in the activity feed; its task id is set once the service sent one. */
   readonly #call: CallRecord;
   readonly #controller = new AbortController();
@@ -83,6 +86,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
 
   constructor(setup: TaskEventStreamOptions) {
     this.#setup = setup;
+    this.#watchdog = createIdleWatchdog(setup.idleTimeoutMs, this.#closeIdle);
     this.#call = setup.context.feed.begin('stream', setup.task);
   }
 
@@ -156,28 +160,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #idle = false;
-
-  /**
-   * (Re)starts the idle watchdog: a proxy that holds the connection open but silent must not hang
-   * us. It judges the network's silence only (docs/protocol.md, "The client"): it runs while we wait
-   * for bytes, not while the caller holds events, and it looks once more a turn after it fires, so
-   * that bytes which came in while our own thread was busy (a long task, a starved process) are
-   * read before the stream is called silent.
-   */
-  readonly #armIdle = (): void => {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => {
-      this.#idleTimer = setTimeout(this.#closeIdle, 0);
-    }, this.#setup.idleTimeoutMs);
-  };
-
-  /** Stops the watchdog: the bytes came, or the stream is done. */
-  readonly #disarmIdle = (): void => {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
-  };
 
   /** Ends a silent stream: the read in progress fails, and `#typed` says it was silent. */
   readonly #closeIdle = (): void => {
@@ -196,9 +179,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     try {
       if (this.#phase === 'idle') await this.#open();
       const reader = this.#reader as EventStreamReader;
-      this.#armIdle();
+      this.#watchdog.arm();
       const messages = await raceAbort(reader.read(), this.#controller.signal);
-      this.#disarmIdle();
+      this.#watchdog.disarm();
       if (this.#setup.signal?.aborted) throw this.#setup.signal.reason;
       if (messages === undefined) {
         throw new TaskwireError('network', 'The stream ended before its final event.', {
@@ -220,7 +203,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       if (userSignal.aborted) throw abortedError(userSignal);
       userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
-    this.#armIdle();
+    this.#watchdog.arm();
     const sent = await this.#post(signal);
     const { response } = sent;
     if (!response.ok) throw await errorFromResponse(sent, signal);
@@ -250,7 +233,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     }
     this.#reader = createEventStreamReader(response.body, {
       maxEventBytes: this.#setup.maxEventBytes,
-      onChunk: this.#armIdle,
+      onChunk: this.#watchdog.arm,
     });
     this.#setup.onOpen?.({ taskId: this.#taskId });
   }
@@ -323,7 +306,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     this.#phase = 'done';
     this.#messages = [];
     this.#index = 0;
-    this.#disarmIdle();
+    this.#watchdog.disarm();
     this.#setup.signal?.removeEventListener('abort', this.#onAbort);
     void this.#reader?.cancel();
     // An in-process fetch may not watch the body's cancellation; the request's signal tells it too.

@@ -758,6 +758,25 @@ describe('client.stream idle watchdog', () => {
     expect(events).toEqual([completed]);
   });
 
+  it('gives the events read the same watchdog: what came in while the thread was busy is read, not resumed', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-busy');
+      await pause(50);
+      response.write(': keep-alive\n\n');
+      // Blocked for twice the watchdog period right after the keep-alive went out, as above.
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+      await pause(50);
+      response.end(`id: 0000000000000001\n${sse(completed)}`);
+    });
+    const read: unknown[] = [];
+    for await (const message of idleClient(server.url).events('echo', 'task-busy'))
+      read.push(message.event);
+    expect(read).toEqual([completed]);
+    // A read called silent would have been opened again.
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('gives up on a service that never answers the POST, without a task id', async () => {
     server = await startRawServer(() => undefined);
     const { error } = await collect(idleClient(server.url).stream('echo', {}));
