@@ -17,6 +17,7 @@ import {
   proxyAccepted,
   proxyError,
   refusalOfAnswer,
+  refusalOfMethod,
   withNoSniff,
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
@@ -332,18 +333,8 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
    * proxy's checks: method, `authorize`, content type, task name and id, body.
    */
   async function answerRead(request: Request, route: EventsRoute, events: EventLog) {
-    const method = methodOfEventsRead(route);
-    const allow = `${method}, OPTIONS`;
-    if (request.method === 'OPTIONS')
-      return new Response(null, { status: 204, headers: { allow } });
-    if (request.method !== method) {
-      return proxyError(
-        405,
-        'METHOD_NOT_ALLOWED',
-        `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
-        { allow },
-      );
-    }
+    const refused = refusalOfMethod(request, methodOfEventsRead(route));
+    if (refused !== undefined) return refused;
     const user = await userAuthorization(request);
     if (user instanceof Response) return user;
     if (user.owner === undefined) {
@@ -390,19 +381,8 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     const route = matchRoute(pathname, basePath);
     if (route === undefined) return proxyError(404, 'NOT_FOUND', 'No endpoint at this path.');
     const method = methodOf(route.endpoint);
-    const allow = `${method}, OPTIONS`;
-    // The proxy serves the app's own origin: a preflight learns the methods and nothing that would
-    // let another origin's page call it (docs/protocol.md, "The server proxy").
-    if (request.method === 'OPTIONS')
-      return new Response(null, { status: 204, headers: { allow } });
-    if (request.method !== method) {
-      return proxyError(
-        405,
-        'METHOD_NOT_ALLOWED',
-        `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
-        { allow },
-      );
-    }
+    const refused = refusalOfMethod(request, method);
+    if (refused !== undefined) return refused;
     const user = await userAuthorization(request);
     if (user instanceof Response) return user;
     const authorization = user.header;
