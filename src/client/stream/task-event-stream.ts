@@ -2,10 +2,9 @@
  * A task's event stream (docs/protocol.md, "Streams"): one POST, the checks of its answer, the
  * reading of its body as server-sent events and the checking of each event, and an async iterator
  * over those events that ends after `task.completed` or `task.failed`. The connection loop is ours,
- * so nothing is ever sent twice. The bytes are read by {@link createEventStreamReader}, which lives
- * here because this stream is its only user: the stream's path from bytes to checked events is one
- * module to read, and the reader stays a function of its own so that the WHATWG vectors and the
- * chunk-size tests run it alone.
+ * so nothing is ever sent twice. The bytes are read by {@link createEventStreamReader}, the one
+ * reader of event streams (src/protocol/event-stream-reader.ts), which the WHATWG vectors and the
+ * chunk-size tests run alone.
  */
 import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
