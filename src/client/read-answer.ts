@@ -160,10 +160,7 @@ export function notTaskwireAnswer(
  * names"): the client could not read that task again.
  */
 export function badTaskIdHeader(what: string): TaskwireError {
-  return protocolError(
-    what,
-    'its x-task-id header is not a task id (1 to 256 characters, not "." or "..").',
-  );
+  return protocolError(what, 'its x-task-id header is not a task id.');
 }
 
 /** Where a result sits in an answer, for naming a bad field of it. */

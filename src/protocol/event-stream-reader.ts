@@ -76,23 +76,18 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
       if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
     },
   });
-  const parse = (text: string): void => {
+  /** Parses the next decoded text; at the `end` of the body, a CR it ended with ends its line. */
+  const parse = (decoded: string, end = false): void => {
+    if (decoded !== '') endsWithCarriageReturn = decoded.endsWith('\r');
+    const text = end && endsWithCarriageReturn ? `${decoded}\n` : decoded;
     if (text === '') return;
     options.onText?.(text);
     parser.feed(text);
     if (tooLarge) throw new EventTooLargeError(maxEventBytes);
   };
   return {
-    feed(chunk) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text !== '') endsWithCarriageReturn = text.endsWith('\r');
-      parse(text);
-    },
-    end() {
-      const rest = decoder.decode();
-      if (rest !== '') endsWithCarriageReturn = rest.endsWith('\r');
-      parse(endsWithCarriageReturn ? `${rest}\n` : rest);
-    },
+    feed: (chunk) => parse(decoder.decode(chunk, { stream: true })),
+    end: () => parse(decoder.decode(), true),
   };
 }
 

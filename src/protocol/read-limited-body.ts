@@ -26,43 +26,30 @@ export async function readCappedBody(
   limit: number,
   signal?: AbortSignal,
 ): Promise<CappedBody> {
-  if (body === null) return { bytes: new Uint8Array(0), cut: false };
   signal?.throwIfAborted();
-  const reader = body.getReader();
-  // Cancelling ends the pending read (as if the body had ended), so the loop checks the signal. The
-  // cancellation is not awaited: a body's source may take its time, and nothing more is read anyway.
-  const stop = (): void => void reader.cancel(signal?.reason).catch(() => undefined);
-  signal?.addEventListener('abort', stop, { once: true });
+  const reader = body?.getReader();
+  // Cancelling ends the pending read (as if the body had ended), so the loop checks the signal. It
+  // is not awaited: a body's source may take its time, and nothing more is read anyway.
+  const stop = (): void => void reader?.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', stop);
   const chunks: Uint8Array[] = [];
-  let total = 0;
-  let cut = false;
+  let size = 0;
   try {
-    for (;;) {
+    // To the end, or to the first chunk that passes the limit.
+    while (reader !== undefined && size <= limit) {
       const { done, value } = await reader.read();
       signal?.throwIfAborted();
       if (done) break;
-      const room = limit - total;
-      if (value.byteLength > room) {
-        chunks.push(value.subarray(0, room));
-        total = limit;
-        cut = true;
-        void reader.cancel().catch(() => undefined);
-        break;
-      }
       chunks.push(value);
-      total += value.byteLength;
+      size += value.byteLength;
     }
   } finally {
     signal?.removeEventListener('abort', stop);
-    reader.releaseLock();
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes, cut };
+  const cut = size > limit;
+  if (cut) stop();
+  const bytes = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
+  return { bytes: cut ? bytes.subarray(0, limit) : bytes, cut };
 }
 
 /** Reads a body up to `limit` bytes, as text (UTF-8, a character cut by the limit replaced). */
