@@ -2,7 +2,7 @@
  * How taskwire-check reads an answer whole: at most 1 MiB of it, with the one capped reader of
  * src/protocol, so that no service can make a run hold more (docs/checking-your-service.md).
  */
-import { readCappedText } from '../protocol/read-limited-body.js';
+import { readCappedBody } from '../protocol/read-limited-body.js';
 
 /**
  * The most of one answer or one stream a check reads: 1 MiB is more than any answer of the
@@ -20,6 +20,6 @@ export const TOO_LARGE =
  * hold more.
  */
 export async function readText(response: Response): Promise<{ text: string; tooLarge: boolean }> {
-  const { text, cut } = await readCappedText(response.body, MAX_CAPTURED_BYTES);
-  return { text, tooLarge: cut };
+  const { bytes, cut } = await readCappedBody(response.body, MAX_CAPTURED_BYTES);
+  return { text: new TextDecoder().decode(bytes), tooLarge: cut };
 }

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { errorBodySchema, type ErrorBody } from '../protocol/error-body.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
-import { readCappedText } from '../protocol/read-limited-body.js';
+import { readCappedBody } from '../protocol/read-limited-body.js';
 import { describeIssues } from '../protocol/describe-issues.js';
 import { failureSchema, jsonObjectSchema, type TaskStatus } from '../protocol/records.js';
 import { TaskwireError } from './errors.js';
@@ -44,7 +44,8 @@ async function readCapped(
   taskId: string | undefined,
 ): Promise<{ text: string; cut: boolean }> {
   try {
-    return await readCappedText(response.body, limit, signal);
+    const { bytes, cut } = await readCappedBody(response.body, limit, signal);
+    return { text: new TextDecoder().decode(bytes), cut };
   } catch (error) {
     if (signal.aborted) throw abortedError(signal, taskId);
     throw new TaskwireError('network', 'The connection broke while the answer was being read.', {

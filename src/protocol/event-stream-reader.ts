@@ -68,7 +68,7 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
     maxBufferSize: maxEventBytes,
     onEvent(message) {
       if (message.data.length > maxEventBytes) tooLarge = true;
-      else if (!tooLarge) options.onMessage(message);
+      else options.onMessage(message);
     },
     onComment: options.onComment,
     onError(error) {

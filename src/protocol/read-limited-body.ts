@@ -49,17 +49,8 @@ export async function readCappedBody(
   const cut = size > limit;
   if (cut) stop();
   const bytes = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
-  return { bytes: cut ? bytes.subarray(0, limit) : bytes, cut };
-}
-
-/** Reads a body up to `limit` bytes, as text (UTF-8, a character cut by the limit replaced). */
-export async function readCappedText(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-  signal?: AbortSignal,
-): Promise<{ text: string; cut: boolean }> {
-  const { bytes, cut } = await readCappedBody(body, limit, signal);
-  return { text: new TextDecoder().decode(bytes), cut };
+  // The first `limit` bytes: all of them when the body was shorter.
+  return { bytes: bytes.subarray(0, limit), cut };
 }
 
 /** What reading a request's body gave: its bytes, or `too-large` when it passed the limit. */
