@@ -10,7 +10,8 @@ import { errorBodySchema } from '../protocol/error-body.js';
 import { taskRecordSchema } from '../protocol/records.js';
 import { executeRecordSchema } from '../protocol/start-answers.js';
 import { usageShapeSchema } from '../protocol/usage.js';
-import { TOO_LARGE, type Answer } from './check-run.js';
+import type { Answer } from './check-run.js';
+import { TOO_LARGE } from './read-text.js';
 
 /** A task record as Get Result answers it, its usage's sums left to `usage.arithmetic`. */
 export const recordShapeSchema = z.extend(taskRecordSchema, {

@@ -1,10 +1,10 @@
 /**
- * Reads a stream's body as the client does (docs/protocol.md, "Streams"), with eventsource-parser,
- * the parser of the client's own reader: each message's data and `id:`, each comment, and when every
- * chunk arrived, so the checks can see the events, their ids, the silences and what came after the
- * final event.
+ * Reads a stream's body as the client does (docs/protocol.md, "Streams"), with the client's own
+ * reader of event streams (src/protocol/event-stream-reader.ts): each message's data and `id:`, each
+ * comment, and when every chunk arrived, so the checks can see the events, their ids, the silences
+ * and what came after the final event.
  */
-import { createParser } from 'eventsource-parser';
+import { createEventStreamParser } from '../protocol/event-stream-reader.js';
 
 /** Two line ends in a row (CRLF, CR or LF each), which end a message. */
 const BLANK_LINE = /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r(?!\n)|\n)/g;
@@ -92,8 +92,10 @@ export async function captureEventStream(
     unterminated: false,
     unendedDataLines: 0,
   };
-  const parser = createParser({
-    onEvent(event) {
+  // The text since the last blank line, to tell at the end whether a message was cut off.
+  let tail = '';
+  const parser = createEventStreamParser({
+    onMessage(event) {
       const message = { data: event.data, id: event.id, at: performance.now() };
       captured.messages.push(message);
       const type = typeOf(message);
@@ -103,23 +105,13 @@ export async function captureEventStream(
     onComment(comment) {
       captured.comments.push({ text: comment.trim(), at: performance.now() });
     },
+    onText(text) {
+      tail += text;
+      let end = -1;
+      for (const match of tail.matchAll(BLANK_LINE)) end = match.index + match[0].length;
+      if (end >= 0) tail = tail.slice(end);
+    },
   });
-  const decoder = new TextDecoder();
-  // The text since the last blank line, to tell at the end whether a message was cut off.
-  let tail = '';
-  const feed = (text: string) => {
-    parser.feed(text);
-    tail += text;
-    let end = -1;
-    for (const match of tail.matchAll(BLANK_LINE)) end = match.index + match[0].length;
-    if (end >= 0) tail = tail.slice(end);
-  };
-  let lastText = '';
-  const onChunk = (chunk: Uint8Array) => {
-    const text = decoder.decode(chunk, { stream: true });
-    if (text !== '') lastText = text;
-    feed(text);
-  };
 
   const reader = body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -143,7 +135,7 @@ export async function captureEventStream(
       const hadFinal = captured.finalAt !== undefined;
       const room = limits.maxBytes - captured.bytes;
       captured.bytes += value.byteLength;
-      onChunk(value.subarray(0, Math.max(0, room)));
+      parser.feed(value.subarray(0, Math.max(0, room)));
       if (captured.bytes > limits.maxBytes) {
         stop('too-large');
         break;
@@ -160,10 +152,8 @@ export async function captureEventStream(
   captured.endedAt = performance.now();
   captured.openLine = tail.length - Math.max(tail.lastIndexOf('\n'), tail.lastIndexOf('\r')) - 1;
   if (captured.end === 'too-large') return captured;
-  const rest = decoder.decode();
-  // A body that ends in CR leaves the parser waiting for a possible LF: end that line.
-  if (/\r$/.test(rest === '' ? lastText : rest)) feed(`${rest}\n`);
-  else if (rest !== '') feed(rest);
+  // A body that ends in CR leaves the parser waiting for a possible LF: the reader ends that line.
+  parser.end();
   // Left over: lines that no blank line ended, comments aside.
   const left = tail.split(/\r\n|\r|\n/);
   captured.unterminated = left.some((line) => line !== '' && !line.startsWith(':'));

@@ -4,12 +4,14 @@
  * read whole) or `open` (a stream, left for the check to read), and records a verdict with `pass`,
  * `fail` or `skip`; a failure names the exchange that showed it, from which its `curl` is written.
  */
+import { taskPath, type TaskPathEnd } from '../protocol/match-route.js';
 import type { JsonObject } from '../protocol/records.js';
 import { CHECKS, type CheckId } from './check-catalogue.js';
 import type { CheckProgress, CheckResult } from './check-types.js';
 import { curlOf, Recorder, type Exchange } from './recorder.js';
 import { escapeControl, excerpt, redact, type Secret } from './shown-text.js';
 import { lookalikeId, madeUpId } from './unknown-ids.js';
+import { readText, TOO_LARGE } from './read-text.js';
 
 /** The options of a run, with every default applied. */
 export interface ResolvedOptions {
@@ -73,16 +75,6 @@ export interface Answer {
   error?: string;
 }
 
-/**
- * The most of one answer or one stream a check reads: 1 MiB is more than any answer of the
- * protocol needs, and a service cannot make a run hold more (docs/checking-your-service.md).
- */
-export const MAX_CAPTURED_BYTES = 1024 * 1024;
-
-/** What a check says of an answer or stream past {@link MAX_CAPTURED_BYTES}. */
-export const TOO_LARGE =
-  'larger than 1 MiB, more than the protocol needs: taskwire-check read no further';
-
 /** A failure's details. */
 export interface Failure {
   expected: string;
@@ -100,7 +92,7 @@ export class CheckRun {
 
   constructor(options: ResolvedOptions, send: (request: Request) => Promise<Response>) {
     this.options = options;
-    this.recorder = new Recorder(send, options.origin, options.headers);
+    this.recorder = new Recorder(send, options);
     this.secrets = [
       ...options.headers.flatMap(([name, value]) => headerSecrets(name, value)),
       { value: options.userToken, variable: '$TASKWIRE_USER_TOKEN' },
@@ -135,9 +127,12 @@ export class CheckRun {
     return `${this.options.baseUrl}${path}`;
   }
 
-  /** The path of an endpoint of the checked task (or of `task`). */
-  taskPath(end: string, task = this.options.task): string {
-    return `/workflows/${encodeURIComponent(task)}/${end}`;
+  /**
+   * The path of an endpoint (or the events read) of the checked task, or of `task`, with the task's
+   * `id` for Get Result and the events read.
+   */
+  taskPath(end: TaskPathEnd, { task = this.options.task, id = '' } = {}): string {
+    return taskPath(end, task, id);
   }
 
   /**
@@ -325,26 +320,6 @@ function shownResult(result: CheckResult, secrets: readonly Secret[]): CheckResu
     copy[key] = lines.map((line) => escapeControl(redact(line, secrets))).join('\n');
   }
   return copy as unknown as CheckResult;
-}
-
-/** Reads a body as text, at most {@link MAX_CAPTURED_BYTES} of it; a larger one is cancelled there. */
-async function readText(response: Response): Promise<{ text: string; tooLarge: boolean }> {
-  if (response.body === null) return { text: '', tooLarge: false };
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { text: text + decoder.decode(), tooLarge: false };
-    const room = MAX_CAPTURED_BYTES - size;
-    size += value.byteLength;
-    text += decoder.decode(value.subarray(0, room), { stream: true });
-    if (size > MAX_CAPTURED_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return { text: text + decoder.decode(), tooLarge: true };
-    }
-  }
 }
 
 function parseJson(text: string): unknown {

@@ -42,7 +42,7 @@ export async function checkPreflights(run: CheckRun): Promise<void> {
     { method: 'POST', path: run.taskPath('options'), headers: post },
     {
       method: 'GET',
-      path: run.taskPath(`${encodeURIComponent(run.unknownId())}/result`),
+      path: run.taskPath('result', { id: run.unknownId() }),
       headers: ['authorization', 'x-app-authorization', ...given],
     },
   ];

@@ -9,7 +9,6 @@
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { followMessageSchema } from '../protocol/follow-schemas.js';
 import {
-  eventsPath,
   FOLLOW_PATH,
   isPosition,
   offersResumableStreams,
@@ -22,7 +21,8 @@ import {
   type CapturedMessage,
   type CapturedStream,
 } from './capture-event-stream.js';
-import { describeAnswer, MAX_CAPTURED_BYTES, TOO_LARGE, type CheckRun } from './check-run.js';
+import { describeAnswer, type CheckRun } from './check-run.js';
+import { MAX_CAPTURED_BYTES, readText, TOO_LARGE } from './read-text.js';
 import type { Exchange } from './recorder.js';
 import { checkFinalEvent, exchangeOf } from './stream-checks.js';
 import { excerpt } from './shown-text.js';
@@ -73,7 +73,7 @@ async function read(run: CheckRun, spec: Parameters<CheckRun['open']>[0]): Promi
   const { exchange, response } = opened;
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || response.body === null || !/^text\/event-stream/i.test(type)) {
-    const text = await response.text().catch(() => '');
+    const { text } = await readText(response).catch(() => ({ text: '' }));
     return {
       exchange,
       status: response.status,
@@ -108,7 +108,7 @@ export async function checkEventsReads(run: CheckRun): Promise<void> {
   // The streamed task: a proxy keeps the logs of the streams it relays, not of Submits.
   const id = run.streamedId ?? run.knownId;
   if (id === undefined) return skipAll('needs the streamed task (see stream.task-id)');
-  const path = eventsPath(run.options.task, id);
+  const path = run.taskPath('events', { id });
 
   await checkOtherUser(run, path);
   const whole = await read(run, { method: 'GET', path });

@@ -126,7 +126,7 @@ export async function checkExecute(
     usages.push({ where: 'Execute', usage: outcome.usage, exchange: answer.exchange });
   const record = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(outcome.id)}/result`),
+    path: run.taskPath('result', { id: outcome.id }),
   });
   const readProblem = recordProblem(record, outcome.id);
   const read = readProblem

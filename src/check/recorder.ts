@@ -4,6 +4,8 @@
  * headers; bodies are read by the checks), counts the tasks the service started, and refuses to
  * start more than 20. A failure's `curl` command is written from what it kept.
  */
+import { matchRoute } from '../protocol/match-route.js';
+import { readText } from './read-text.js';
 import { redact, type Secret } from './shown-text.js';
 
 /** A request as it was sent. */
@@ -26,8 +28,15 @@ export interface Exchange {
 /** The most tasks one run may start, whatever a broken service answers. */
 export const MAX_TASKS = 20;
 
-/** A POST that may start a task (docs/protocol.md, "Paths and names"). */
-const STARTS_TASK = /\/workflows\/[^/]+\/(submit|stream|execute)$/;
+/** What a {@link Recorder} adds to every request, and where the service is. */
+export interface RecorderOptions {
+  /** The `Origin` a browser on the app's page would send. */
+  origin: string;
+  /** Headers given for every request but a preflight. */
+  headers?: ReadonlyArray<[name: string, value: string]>;
+  /** The service's base URL. */
+  baseUrl: string;
+}
 
 /** Records the requests of one run. */
 export class Recorder {
@@ -37,16 +46,20 @@ export class Recorder {
   readonly #send: (request: Request) => Promise<Response>;
   readonly #origin: string;
   readonly #headers: ReadonlyArray<[name: string, value: string]>;
+  readonly #basePath: string;
 
-  /** `headers` go on every request but the CORS preflights, which a browser sends without them. */
+  /**
+   * `headers` go on every request but the CORS preflights, which a browser sends without them;
+   * `baseUrl` is the service's, below which the endpoints that start a task are found.
+   */
   constructor(
     send: (request: Request) => Promise<Response>,
-    origin: string,
-    headers: ReadonlyArray<[name: string, value: string]> = [],
+    { origin, headers = [], baseUrl }: RecorderOptions,
   ) {
     this.#send = send;
     this.#origin = origin;
     this.#headers = headers;
+    this.#basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   }
 
   /** The recording `fetch`. */
@@ -78,7 +91,13 @@ export class Recorder {
       signal: incoming.signal,
       redirect: 'manual',
     });
-    const startsTask = request.method === 'POST' && STARTS_TASK.test(new URL(request.url).pathname);
+    const route = matchRoute(new URL(request.url).pathname, this.#basePath);
+    // Submit, Stream and Execute start a task (docs/protocol.md, "Paths and names").
+    const startsTask =
+      request.method === 'POST' &&
+      route !== undefined &&
+      route.endpoint !== 'options' &&
+      route.endpoint !== 'result';
     if (startsTask && this.startedTasks.size >= MAX_TASKS) {
       throw new Error(`taskwire-check starts at most ${MAX_TASKS} tasks.`);
     }
@@ -115,7 +134,10 @@ export class Recorder {
     const type = response.headers.get('content-type') ?? '';
     if (id === undefined && type.includes('json')) {
       try {
-        const body = (await response.clone().json()) as { response?: { id?: unknown } };
+        // Read as every answer is, at most 1 MiB: the clone would otherwise hold all of a body
+        // that never ends.
+        const { text, tooLarge } = await readText(response.clone());
+        const body = tooLarge ? {} : (JSON.parse(text) as { response?: { id?: unknown } });
         if (typeof body.response?.id === 'string') id = body.response.id;
       } catch {
         // Not JSON after all: the task is counted under a stand-in below.

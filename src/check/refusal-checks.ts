@@ -43,7 +43,7 @@ export async function expectRefusals(
  */
 export async function checkRefusals(run: CheckRun, refusals: Answer[]): Promise<void> {
   const { params } = run.options;
-  const resultPath = run.taskPath(`${encodeURIComponent(run.unknownId())}/result`);
+  const resultPath = run.taskPath('result', { id: run.unknownId() });
   const both = (extra: Partial<RequestSpec>): RequestSpec[] => [
     { method: 'GET', path: resultPath, ...extra },
     { method: 'POST', path: run.taskPath('options'), body: { params }, ...extra },
@@ -91,24 +91,30 @@ export async function checkRefusals(run: CheckRun, refusals: Answer[]): Promise<
     run,
     'unknown.task',
     [
-      { method: 'POST', path: run.taskPath('submit', UNKNOWN_TASK), body: { params: {} } },
+      {
+        method: 'POST',
+        path: run.taskPath('submit', { task: UNKNOWN_TASK }),
+        body: { params: {} },
+      },
       {
         method: 'GET',
-        path: run.taskPath(`${encodeURIComponent(run.unknownId())}/result`, UNKNOWN_TASK),
+        path: run.taskPath('result', { task: UNKNOWN_TASK, id: run.unknownId() }),
       },
     ],
     404,
     'TASK_NOT_FOUND',
     refusals,
   );
-  // Paths below the base URL that name no endpoint; their answers are not counted for errors.body,
-  // since a gateway in front of a service may well answer them itself.
+  // Paths below the base URL that name no endpoint, on purpose: the task's own path with no endpoint
+  // or a made-up one. Their answers are not counted for errors.body, since a gateway in front of a
+  // service may well answer them itself.
+  const noEndpoint = `/workflows/${encodeURIComponent(run.options.task)}`;
   await expectRefusals(
     run,
     'unknown.path',
     [
-      { method: 'GET', path: `/workflows/${encodeURIComponent(run.options.task)}` },
-      { method: 'POST', path: run.taskPath('taskwire-check-no-such-endpoint'), body: { params } },
+      { method: 'GET', path: noEndpoint },
+      { method: 'POST', path: `${noEndpoint}/taskwire-check-no-such-endpoint`, body: { params } },
     ],
     404,
     'NOT_FOUND',

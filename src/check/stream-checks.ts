@@ -10,14 +10,10 @@ import {
   type CapturedMessage,
   type CapturedStream,
 } from './capture-event-stream.js';
-import {
-  describeAnswer,
-  MAX_CAPTURED_BYTES,
-  TOO_LARGE,
-  type Answer,
-  type CheckRun,
-} from './check-run.js';
+import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
+import { MAX_CAPTURED_BYTES, readText, TOO_LARGE } from './read-text.js';
 import { offersResumableStreams } from '../protocol/resumable-streams.js';
+import { isTaskId } from '../protocol/names.js';
 import { isJsonAnswer, isJsonObject, reasonOf, shapeProblem } from './answer-checks.js';
 import {
   failedEventSchema,
@@ -97,7 +93,7 @@ export async function checkStream(
   const type = response.headers.get('content-type') ?? '';
   const cache = response.headers.get('cache-control') ?? '';
   if (response.status !== 200 || response.body === null) {
-    const text = await response.text().catch(() => '');
+    const { text } = await readText(response).catch(() => ({ text: '' }));
     run.fail('stream.headers', {
       expected: '200 text/event-stream',
       observed: `${response.status}${type ? ` (${type})` : ''} ${excerpt(text, 300, run.secrets)}`,
@@ -152,7 +148,7 @@ export async function checkStream(
 
   // x-task-id, and the record it names, read once the stream has ended.
   const taskId = response.headers.get('x-task-id');
-  if (taskId === null || taskId.length < 1 || taskId.length > 256) {
+  if (!isTaskId(taskId)) {
     run.fail('stream.task-id', {
       expected: 'x-task-id: <the task id>, so a client that loses the stream can read the outcome',
       observed: taskId === null ? 'no x-task-id header' : `x-task-id: ${taskId}`,
@@ -164,7 +160,7 @@ export async function checkStream(
   run.streamedId = taskId;
   const record = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(taskId)}/result`),
+    path: run.taskPath('result', { id: taskId }),
   });
   const problem = recordProblem(record, taskId);
   run.verdict(
@@ -479,7 +475,7 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
   try {
     opened = await run.open({
       method: 'POST',
-      path: run.taskPath('stream', silent.task),
+      path: run.taskPath('stream', { task: silent.task }),
       body: { params: silent.params },
     });
   } catch (error) {
@@ -492,7 +488,7 @@ export async function checkKeepAlive(run: CheckRun): Promise<void> {
   }
   const { exchange, response } = opened;
   if (response.status !== 200 || response.body === null) {
-    const text = await response.text().catch(() => '');
+    const { text } = await readText(response).catch(() => ({ text: '' }));
     run.fail('stream.keep-alive', {
       expected: `200, a stream of ${silent.task}`,
       observed: `${response.status} ${excerpt(text, 300, run.secrets)}`,
@@ -544,7 +540,7 @@ export async function checkStreamRefusal(run: CheckRun, refusals: Answer[]): Pro
   const answers = [
     await run.send({
       method: 'POST',
-      path: run.taskPath('stream', UNKNOWN_TASK),
+      path: run.taskPath('stream', { task: UNKNOWN_TASK }),
       body: { params: {} },
     }),
     await run.send({ method: 'POST', path: run.taskPath('stream'), body: { params: 'none' } }),

@@ -9,6 +9,7 @@
  * headers are what is checked.
  */
 import { createTaskClient } from '../client/create-task-client.js';
+import { MAX_CAPTURED_BYTES } from './read-text.js';
 import { TaskwireError } from '../client/errors.js';
 import { failureSchema, type TaskStatus } from '../protocol/records.js';
 import { describeAnswer, type Answer, type CheckRun } from './check-run.js';
@@ -88,6 +89,8 @@ export async function checkSubmittedTask(
     ...(run.options.clientToken === undefined ? {} : { clientToken: run.options.clientToken }),
     fetch: run.recorder.fetch,
     requestTimeoutMs: run.options.requestTimeoutMs,
+    // The run's cap on every answer it reads, not the client's 8 MiB.
+    maxResponseBytes: MAX_CAPTURED_BYTES,
   });
   const key = madeUpId();
 
@@ -189,7 +192,7 @@ export async function checkSubmittedTask(
   }
 
   // Get Result while it runs, then once more after it ended ------------------------------------
-  const path = run.taskPath(`${encodeURIComponent(id)}/result`);
+  const path = run.taskPath('result', { id });
   const answers: Answer[] = [];
   const deadline = performance.now() + run.options.taskTimeoutMs;
   let shapeFailure: { problem: string; answer: Answer } | undefined;
@@ -242,8 +245,7 @@ export async function checkSubmittedTask(
  * contract (ids are opaque), which a service that checks its ids' format may answer 400.
  */
 async function checkUnknownIds(run: CheckRun, refusals: Answer[]): Promise<void> {
-  const get = (id: string) =>
-    [{ method: 'GET', path: run.taskPath(`${encodeURIComponent(id)}/result`) }] as const;
+  const get = (id: string) => [{ method: 'GET', path: run.taskPath('result', { id }) }] as const;
   await expectRefusals(
     run,
     'result.unknown-id',
@@ -271,7 +273,7 @@ async function checkUnknownIds(run: CheckRun, refusals: Answer[]): Promise<void>
 
 function checkLocation(run: CheckRun, submit: Exchange, id: string): void {
   const location = submit.headers?.get('location');
-  const wanted = new URL(run.url(run.taskPath(`${encodeURIComponent(id)}/result`)));
+  const wanted = new URL(run.url(run.taskPath('result', { id })));
   if (location === null || location === undefined) {
     run.fail('submit.location', {
       expected: `Location: ${wanted.pathname}`,
@@ -391,12 +393,12 @@ async function checkOtherUser(run: CheckRun, id: string, refusals: Answer[]): Pr
   const unknownId = run.unknownId();
   const theirs = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(id)}/result`),
+    path: run.taskPath('result', { id }),
     user: 'other',
   });
   const unknown = await run.send({
     method: 'GET',
-    path: run.taskPath(`${encodeURIComponent(unknownId)}/result`),
+    path: run.taskPath('result', { id: unknownId }),
     user: 'other',
   });
   if (unknown.status === 401) {

@@ -7,7 +7,7 @@ import { TaskwireError } from './errors.js';
 import { refusal } from './error-factories.js';
 import { describeIssues, ruleOfIssue } from '../protocol/describe-issues.js';
 import { jsonObjectSchema } from '../protocol/records.js';
-import { isTaskIdForPath, TASK_NAME_PATTERN } from '../protocol/names.js';
+import { isTaskId, TASK_NAME_PATTERN } from '../protocol/names.js';
 import type { TaskSchema, TaskSchemas } from '../protocol/task-schemas.js';
 
 /** The schemas of `task` in the task map `tasks`, if it has an entry for it. */
@@ -37,7 +37,7 @@ export function checkTaskName(task: unknown): string {
  * them, even encoded, as path steps and send the request to another endpoint.
  */
 export function checkTaskId(id: unknown): string {
-  if (!isTaskIdForPath(id)) {
+  if (!isTaskId(id)) {
     throw refusal(
       'INVALID_TASK_ID',
       'A task id must be a string of 1 to 256 characters, and not "." or "..".',

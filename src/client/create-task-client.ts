@@ -17,6 +17,7 @@ import { readTaskEvents } from './stream/task-events-read.js';
 import { CLIENT_INTERNALS, type ClientInternals } from './client-internals.js';
 import { createActivityFeed } from './activity-feed.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
+import { taskPath } from '../protocol/match-route.js';
 import { randomUuid } from '../protocol/random-uuid.js';
 import { envelopeSchema, taskRecordSchema } from '../protocol/records.js';
 import {
@@ -167,7 +168,7 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     const body = requestBody(schemaOf(name)?.params, name, params, extra.body);
     const sent = await send(context, {
       method: 'POST',
-      path: `/workflows/${encodeURIComponent(name)}/${endpoint}`,
+      path: taskPath(endpoint, name),
       body,
       accept: 'application/json',
       headers: extra.headers,
@@ -243,10 +244,9 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
           ms,
           () => requestTimeout(what, ms, taskId),
           async (signal) => {
-            const path = `/workflows/${encodeURIComponent(name)}/${encodeURIComponent(taskId)}/result`;
             const sent = await send(context, {
               method: 'GET',
-              path,
+              path: taskPath('result', name, taskId),
               accept: 'application/json',
               signal,
               call,

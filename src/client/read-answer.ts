@@ -6,10 +6,11 @@
 import * as z from 'zod/mini';
 import { errorBodySchema, type ErrorBody } from '../protocol/error-body.js';
 import { parseRetryAfter } from '../protocol/retry-after.js';
+import { readCappedBody } from '../protocol/read-limited-body.js';
 import { describeIssues } from '../protocol/describe-issues.js';
 import { failureSchema, jsonObjectSchema, type TaskStatus } from '../protocol/records.js';
 import { TaskwireError } from './errors.js';
-import { abortedError, noop, raceAbort } from './abort.js';
+import { abortedError } from './abort.js';
 import { protocolError } from './error-factories.js';
 
 /** The most of an error body kept in `TaskwireError.body`: 64 KiB, enough for any proxy's page. */
@@ -42,25 +43,10 @@ async function readCapped(
   signal: AbortSignal,
   taskId: string | undefined,
 ): Promise<{ text: string; cut: boolean }> {
-  const reader = (
-    response.body ?? new Response('').body
-  )?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
   try {
-    for (;;) {
-      const chunk = await raceAbort(reader.read(), signal);
-      if (chunk.done) return { text: text + decoder.decode(), cut: false };
-      text += decoder.decode(chunk.value.subarray(0, limit - size), { stream: true });
-      size += chunk.value.length;
-      if (size > limit) {
-        reader.cancel().catch(noop);
-        return { text: text + decoder.decode(), cut: true };
-      }
-    }
+    const { bytes, cut } = await readCappedBody(response.body, limit, signal);
+    return { text: new TextDecoder().decode(bytes), cut };
   } catch (error) {
-    reader.cancel().catch(noop);
     if (signal.aborted) throw abortedError(signal, taskId);
     throw new TaskwireError('network', 'The connection broke while the answer was being read.', {
       taskId,
@@ -168,6 +154,14 @@ export function notTaskwireAnswer(
       cause,
     },
   );
+}
+
+/**
+ * The `protocol` error of an answer whose `x-task-id` is no task id (docs/protocol.md, "Paths and
+ * names"): the client could not read that task again.
+ */
+export function badTaskIdHeader(what: string): TaskwireError {
+  return protocolError(what, 'its x-task-id header is not a task id.');
 }
 
 /** Where a result sits in an answer, for naming a bad field of it. */

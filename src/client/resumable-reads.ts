@@ -5,14 +5,16 @@
  * an app bundles it only when its hooks use it.
  */
 import { prefersRespondAsync, RESPOND_ASYNC } from '../protocol/resumable-streams.js';
+import { taskPath } from '../protocol/match-route.js';
 import type { FollowedTask } from '../protocol/follow-schemas.js';
 import { envelopeSchema } from '../protocol/records.js';
+import { isTaskId } from '../protocol/names.js';
 import { submitAnswerSchema } from '../protocol/start-answers.js';
 import { randomUuid } from '../protocol/random-uuid.js';
 import { withDeadline } from './abort.js';
 import { protocolError, requestTimeout } from './error-factories.js';
 import { checkTaskName, requestBody } from './call-checks.js';
-import { readEnvelope } from './read-answer.js';
+import { badTaskIdHeader, readEnvelope } from './read-answer.js';
 import { send } from './request.js';
 import { clientInternalsOf } from './client-internals.js';
 import { followTasks, type FollowMessage } from './stream/follow-tasks.js';
@@ -88,7 +90,7 @@ export function resumableReadsOf(client: object): ResumableReads | undefined {
             const name = checkTaskName(task);
             const sent = await send(context, {
               method: 'POST',
-              path: `/workflows/${encodeURIComponent(name)}/stream`,
+              path: taskPath('stream', name),
               body: requestBody(schemaOf(name)?.params, name, params),
               accept: 'application/json, text/event-stream',
               headers,
@@ -101,6 +103,7 @@ export function resumableReadsOf(client: object): ResumableReads | undefined {
               const id = response.headers.get('x-task-id');
               await response.body?.cancel().catch(() => undefined);
               if (id === null) throw protocolError(what, 'a stream answer without x-task-id.');
+              if (!isTaskId(id)) throw badTaskIdHeader(what);
               call.taskId = id;
               return { id, detached: false };
             }

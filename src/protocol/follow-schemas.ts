@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { errorBodySchema } from './error-body.js';
-import { TASK_NAME_PATTERN } from './names.js';
+import { taskNameSchema } from './names.js';
 import { jsonObjectSchema, taskIdSchema } from './records.js';
 import { MAX_FOLLOWED_TASKS, POSITION_PATTERN } from './resumable-streams.js';
 
@@ -13,7 +13,7 @@ export const positionSchema = z.string().check(z.regex(POSITION_PATTERN));
 
 /** One task a multiplexed read follows: its name, its id, and the position it has (or null). */
 export const followedTaskSchema = z.object({
-  task: z.string().check(z.regex(TASK_NAME_PATTERN)),
+  task: taskNameSchema,
   id: taskIdSchema,
   after: z.nullable(positionSchema),
 });

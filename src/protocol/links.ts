@@ -5,8 +5,17 @@
  * element.
  */
 
-/** Schemes refused everywhere, whatever their case or the spaces around them. */
-const ALWAYS_REFUSED = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'http:']);
+/** The schemes refused everywhere, whatever their case or the spaces around them. */
+export const REFUSED_LINK_SCHEMES: readonly string[] = [
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'blob:',
+  'http:',
+];
+
+const ALWAYS_REFUSED: ReadonlySet<string> = new Set(REFUSED_LINK_SCHEMES);
 
 /** An app scheme such as `myapp:` (docs/protocol.md, "Notifications"). */
 const APP_SCHEME = /^[a-z][a-z0-9+.-]*:$/;

@@ -94,13 +94,32 @@ export function matchEventsRoute(pathname: string, basePath: string): EventsRout
   return undefined;
 }
 
+/** The last segment of a task's path: one of its endpoints, or its events read (0.4). */
+export type TaskPathEnd = Endpoint | 'events';
+
+/**
+ * The path of a task's endpoint or events read below a base path, from its segments as they go on
+ * the wire: each already percent-encoded, or a template such as the OpenAPI document's `{task}` and
+ * `{id}` (docs/protocol.md, "Paths and names"). The one place the paths are written.
+ */
+export function pathOfSegments(end: TaskPathEnd, taskSegment: string, idSegment: string): string {
+  return end === 'result' || end === 'events'
+    ? `/workflows/${taskSegment}/${idSegment}/${end}`
+    : `/workflows/${taskSegment}/${end}`;
+}
+
+/**
+ * The path of a task's endpoint or events read below a base path, its name and id (for Get Result
+ * and the events read) encoded, so that the path holds exactly these names, never a path step.
+ */
+export function taskPath(end: TaskPathEnd, taskName: string, taskId = ''): string {
+  return pathOfSegments(end, encodeURIComponent(taskName), encodeURIComponent(taskId));
+}
+
 /**
  * The path of `route` below a base path, each part encoded again, so that a proxy sends exactly the
  * names that were matched, never a path step the browser smuggled in.
  */
 export function routePath(route: Route): string {
-  const task = encodeURIComponent(route.taskName);
-  return route.endpoint === 'result'
-    ? `/workflows/${task}/${encodeURIComponent(route.taskId)}/result`
-    : `/workflows/${task}/${route.endpoint}`;
+  return taskPath(route.endpoint, route.taskName, route.taskId);
 }

@@ -1,7 +1,8 @@
 /**
  * The media types of the wire, read from a `Content-Type` value with its parameters aside: JSON for
  * every answer but a stream (docs/protocol.md, "Error bodies"), `text/event-stream` for a stream
- * (docs/protocol.md, "Streams").
+ * (docs/protocol.md, "Streams"), and JSON in UTF-8 for the body of every POST (docs/protocol.md,
+ * "Headers and tokens").
  */
 
 /** The media type of a stream's answer, and of what its reader accepts. */
@@ -22,4 +23,17 @@ export function isJsonMediaType(contentType: string | null): boolean {
 /** Whether a `Content-Type` is `text/event-stream`, the media type of a stream. */
 export function isEventStreamMediaType(contentType: string | null): boolean {
   return mediaTypeOf(contentType) === EVENT_STREAM;
+}
+
+/**
+ * Whether a request's `Content-Type` is the one every POST must have (docs/protocol.md, "Headers and
+ * tokens"): `application/json`, in any case, with a `charset` parameter, if any, of UTF-8.
+ */
+export function isJsonRequestContentType(contentType: string | null): boolean {
+  if (mediaTypeOf(contentType) !== 'application/json') return false;
+  const parameters = (contentType ?? '').split(';').slice(1);
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=').map((part) => part.trim());
+    return name.toLowerCase() !== 'charset' || /^"?utf-8"?$/i.test(value);
+  });
 }

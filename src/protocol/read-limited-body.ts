@@ -1,17 +1,66 @@
 /**
- * Reads a request body with a byte limit that holds while reading, for the reference service and
- * the server proxy alike: a declared `Content-Length` over the limit is refused before a byte is
- * read, and a body without one (chunked) is read chunk by chunk and abandoned, its stream
- * cancelled, as soon as it passes the limit. So a client cannot make either hold more than the
- * limit plus one chunk. A body that breaks off while it is read rejects with the stream's error; one
- * still coming when `signal` aborts (a deadline) is cancelled, and rejects with the signal's reason.
+ * The one reader of a whole body with a byte limit that holds while reading, for requests and
+ * answers alike: the reference service and the server proxy read a request's body with it, the
+ * client a JSON or error answer, and taskwire-check every answer it reads whole. A body longer than
+ * the limit is read chunk by chunk and abandoned, its stream cancelled, as soon as it passes the
+ * limit, so that nobody holds more than the limit plus one chunk. A body that breaks off while it is
+ * read rejects with the stream's error; one still coming when `signal` aborts (a deadline, the
+ * caller's abort) is cancelled at once, and rejects with the signal's reason.
  */
 
-/** What reading gave: the body's bytes, or `too-large` when it passed the limit. */
+/** A body read up to a limit: all of its bytes, or the first `limit` of a longer one (`cut`). */
+export interface CappedBody {
+  /** The bytes read: the whole body, or its first `limit` bytes when it was longer. */
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Whether the body was longer than the limit, and so was read no further. */
+  cut: boolean;
+}
+
+/**
+ * Reads `body` (an answer's or a request's; `null` reads as empty) up to `limit` bytes, unless
+ * `signal` aborts first: a longer body is cancelled once it passes the limit, and its first `limit`
+ * bytes come back marked `cut`.
+ */
+export async function readCappedBody(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<CappedBody> {
+  signal?.throwIfAborted();
+  const reader = body?.getReader();
+  // Cancelling ends the pending read (as if the body had ended), so the loop checks the signal. It
+  // is not awaited: a body's source may take its time, and nothing more is read anyway.
+  const stop = (): void => void reader?.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', stop);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    // To the end, or to the first chunk that passes the limit.
+    while (reader !== undefined && size <= limit) {
+      const { done, value } = await reader.read();
+      signal?.throwIfAborted();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+  const cut = size > limit;
+  if (cut) stop();
+  const bytes = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
+  // The first `limit` bytes: all of them when the body was shorter.
+  return { bytes: bytes.subarray(0, limit), cut };
+}
+
+/** What reading a request's body gave: its bytes, or `too-large` when it passed the limit. */
 export type LimitedBody =
   { outcome: 'read'; bytes: Uint8Array<ArrayBuffer> } | { outcome: 'too-large' };
 
-/** Reads all of `request`'s body, up to `limit` bytes, unless `signal` aborts first. */
+/**
+ * Reads all of `request`'s body, up to `limit` bytes, unless `signal` aborts first: a declared
+ * `Content-Length` over the limit is refused before a byte is read.
+ */
 export async function readLimitedBody(
   request: Request,
   limit: number,
@@ -24,36 +73,6 @@ export async function readLimitedBody(
     await request.body?.cancel().catch(() => undefined);
     return { outcome: 'too-large' };
   }
-  const body = request.body;
-  if (body === null) return { outcome: 'read', bytes: new Uint8Array(0) };
-  signal?.throwIfAborted();
-  const reader = body.getReader();
-  // Cancelling ends the pending read (as if the body had ended), so the loop checks the signal.
-  const stop = (): void => void reader.cancel(signal?.reason).catch(() => undefined);
-  signal?.addEventListener('abort', stop, { once: true });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      signal?.throwIfAborted();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => undefined);
-        return { outcome: 'too-large' };
-      }
-      chunks.push(value);
-    }
-  } finally {
-    signal?.removeEventListener('abort', stop);
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { outcome: 'read', bytes };
+  const { bytes, cut } = await readCappedBody(request.body, limit, signal);
+  return cut ? { outcome: 'too-large' } : { outcome: 'read', bytes };
 }

@@ -22,8 +22,15 @@ export function isTerminalStatus(status: TaskStatus): boolean {
   return status === 'COMPLETED' || status === 'FAILED';
 }
 
-/** A task id: an opaque string of 1 to 256 characters (docs/protocol.md, "Paths and names"). */
-export const taskIdSchema = z.string().check(z.minLength(1), z.maxLength(256));
+/**
+ * A task id (docs/protocol.md, "Paths and names"): an opaque string of 1 to 256 characters, never
+ * `.` or `..`, which a URL parser reads as path steps even when encoded. Every id goes into a path
+ * (Get Result, the events read), so this one rule holds for the ids the client is given and the ids
+ * a service answers with.
+ */
+export const taskIdSchema = z
+  .string()
+  .check(z.minLength(1), z.maxLength(256), z.regex(/^(?!\.\.?$)/));
 
 /** Any JSON object: the shape of `params` and of a task's `result`, which depend on the task. */
 export const jsonObjectSchema = z.record(z.string(), z.unknown());

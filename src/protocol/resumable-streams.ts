@@ -1,7 +1,8 @@
 /**
  * The wire of resumable streams (docs/protocol.md, "Resumable streams (0.4)"), written once for the
  * client, the reference service, the proxy and the event log: the header that offers them, the
- * short start's preference, the two reads' paths, and what a position is. The schemas of the
+ * short start's preference, the multiplexed read's path (a task's events read is in
+ * match-route.ts, with the other paths of a task), and what a position is. The schemas of the
  * multiplexed read are in follow-schemas.ts, so that only what reads or serves it loads them.
  */
 
@@ -22,11 +23,6 @@ export const FOLLOW_TASK = '*';
 
 /** The most tasks one multiplexed read follows. */
 export const MAX_FOLLOWED_TASKS = 100;
-
-/** The path of a task's events read, below the base URL, each part encoded. */
-export function eventsPath(taskName: string, taskId: string): string {
-  return `/workflows/${encodeURIComponent(taskName)}/${encodeURIComponent(taskId)}/events`;
-}
 
 /** Whether a `Prefer` header asks for `respond-async` (among other preferences, in any case). */
 export function prefersRespondAsync(prefer: string | null): boolean {

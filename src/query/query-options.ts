@@ -4,7 +4,6 @@
  * apps pass to `useQuery`, `useSuspenseQuery`, `prefetchQuery` and `ensureQueryData` themselves.
  */
 import {
-  replaceEqualDeep,
   type DataTag,
   type OmitKeyof,
   type Query,
@@ -14,12 +13,11 @@ import {
 import { TaskwireError } from '../client/errors.js';
 import {
   nextPollDelay,
-  retryAfterHints,
   type PollingPolicyOptions,
   type PollState,
 } from '../state/polling-policy.js';
 import type { TaskJournal } from '../state/task-journal.js';
-import type { SharedPollContext } from '../state/tab-poll-sharing.js';
+import type { ReadSharedRecord, SharedPollContext } from '../state/tab-poll-sharing.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskRecord } from '../protocol/records.js';
 import type { TaskClient } from '../client/types.js';
@@ -48,6 +46,16 @@ const pollingStartedAt = new WeakMap<object, number>();
 // Each query's error count at its last success: TanStack Query resets `fetchFailureCount` at every
 // fetch, so errors in a row are counted from `errorUpdateCount`, which only grows.
 const errorCountAtLastSuccess = new WeakMap<object, number>();
+// The service's Retry-After hint of each query's last record, in milliseconds: the query's own
+// state, as the two above, keyed by its key object, which TanStack Query hands the query function
+// too. Told by Get Result's `onRetryAfter`, or by the tab that polls for this one.
+const retryAfterOfQuery = new WeakMap<object, number>();
+
+/** Keeps `retryAfterMs` as the hint of the query whose key object is `queryKey`. */
+function keepRetryAfter(queryKey: readonly unknown[], retryAfterMs: number | undefined): void {
+  if (retryAfterMs === undefined) retryAfterOfQuery.delete(queryKey);
+  else retryAfterOfQuery.set(queryKey, retryAfterMs);
+}
 
 function errorsInARow(query: ResultQuery): number {
   const { errorUpdateCount, errorUpdatedAt, dataUpdatedAt } = query.state;
@@ -76,7 +84,7 @@ function pollStateOf(query: ResultQuery): PollState {
   return {
     status: record?.status,
     estimatedSecondsLeft: record?.progress.estimatedSecondsLeft,
-    retryAfterMs: record ? retryAfterHints.get(record) : undefined,
+    retryAfterMs: record ? retryAfterOfQuery.get(query.queryKey) : undefined,
     errorCount: errorsInARow(query),
     error: query.state.error,
     startedAt: pollingStartedAt.get(query) ?? now,
@@ -120,17 +128,8 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
   id: string,
   config: TaskResultQueryConfig = {},
 ): TaskwireQueryOptions<TaskRecord<TaskResult<Tasks, Name>>> {
-  const read = async ({ signal }: { signal: AbortSignal }) => {
-    let hint: number | undefined;
-    const record = await client.getResult(task, id, {
-      signal,
-      onRetryAfter: (retryAfterMs) => {
-        hint = retryAfterMs;
-      },
-    });
-    if (hint !== undefined) retryAfterHints.set(record, hint);
-    return record;
-  };
+  const read: ReadSharedRecord<TaskRecord<TaskResult<Tasks, Name>>> = ({ signal, onRetryAfter }) =>
+    client.getResult(task, id, { signal, onRetryAfter });
   const { journal } = config;
   let shared: ((context: SharedPollContext) => ReturnType<typeof read>) | undefined;
   return {
@@ -142,9 +141,13 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
     >,
     // Shared on the first fetch, not here: these options are built in every render, the server's
     // included, where nothing may open a channel or read storage.
-    queryFn: journal
-      ? (context) => (shared ??= journal.sharePoll(client, task, id, read, config.polling))(context)
-      : read,
+    queryFn: (context) => {
+      const onRetryAfter = (retryAfterMs: number | undefined) =>
+        keepRetryAfter(context.queryKey, retryAfterMs);
+      if (!journal) return read({ signal: context.signal, onRetryAfter });
+      shared ??= journal.sharePoll(client, task, id, read, config.polling);
+      return shared({ ...context, onRetryAfter });
+    },
     // Polling does its own backoff; TanStack's retries would multiply the requests.
     retry: false,
     // Fresh until the next poll is due, so a component mounting between two polls joins the schedule.
@@ -154,16 +157,6 @@ export function taskResultQueryOptions<Tasks extends TaskSchemas, Name extends T
       return delay === false ? Infinity : delay;
     },
     refetchInterval: (query) => nextPollDelay(pollStateOf(query as ResultQuery), config.polling),
-    // When TanStack Query keeps the previous object, the hint moves to it.
-    structuralSharing: (previous, next) => {
-      const shared = replaceEqualDeep(previous, next);
-      if (shared !== next && typeof shared === 'object' && shared !== null) {
-        const hint = retryAfterHints.get(next as object);
-        if (hint === undefined) retryAfterHints.delete(shared);
-        else retryAfterHints.set(shared, hint);
-      }
-      return shared;
-    },
   };
 }
 

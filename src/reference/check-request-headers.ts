@@ -3,17 +3,9 @@
  * `platform` and `x-touchpoint`, the optional `Idempotency-Key`, and the JSON content type of a
  * POST. No message ever repeats a header's value, so a token cannot leak through an error body.
  */
+import { bearerToken, isClientLabel, isIdempotencyKey } from '../protocol/headers.js';
+import { isJsonRequestContentType } from '../protocol/media-types.js';
 import { ServiceError } from './service-error.js';
-
-const BEARER = /^Bearer +(\S+)$/i;
-const LABEL = /^[A-Za-z0-9._-]{1,64}$/;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** The token of a `Bearer <token>` header value, or `undefined` when it has no such shape. */
-export function bearerToken(value: string | null): string | undefined {
-  if (value === null) return undefined;
-  return BEARER.exec(value.trim())?.[1];
-}
 
 /**
  * The user id that the request's two tokens authenticate; throws 401 when a token is missing,
@@ -54,7 +46,7 @@ export function checkOptionalHeaders(
 ): string | undefined {
   for (const name of ['platform', 'x-touchpoint']) {
     const value = headers.get(name);
-    if (value !== null && !LABEL.test(value)) {
+    if (value !== null && !isClientLabel(value)) {
       throw new ServiceError(
         400,
         'INVALID_HEADER',
@@ -65,7 +57,7 @@ export function checkOptionalHeaders(
   if (!readsIdempotencyKey) return undefined;
   const key = headers.get('idempotency-key');
   if (key === null) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) {
+  if (!isIdempotencyKey(key)) {
     throw new ServiceError(
       400,
       'INVALID_HEADER',
@@ -77,13 +69,7 @@ export function checkOptionalHeaders(
 
 /** Throws 415 unless the request declares `application/json` (with at most a UTF-8 charset). */
 export function checkJsonContentType(headers: Headers): void {
-  const value = headers.get('content-type');
-  const [mediaType = '', ...parameters] = (value ?? '').split(';').map((part) => part.trim());
-  const charsetIsUtf8 = parameters.every((parameter) => {
-    const [name = '', parameterValue = ''] = parameter.split('=').map((part) => part.trim());
-    return name.toLowerCase() !== 'charset' || /^"?utf-8"?$/i.test(parameterValue);
-  });
-  if (mediaType.toLowerCase() !== 'application/json' || !charsetIsUtf8) {
+  if (!isJsonRequestContentType(headers.get('content-type'))) {
     throw new ServiceError(
       415,
       'UNSUPPORTED_MEDIA_TYPE',

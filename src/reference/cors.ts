@@ -12,7 +12,9 @@ const ALLOWED_REQUEST_HEADERS =
 /** …and those of resumable streams (docs/protocol.md, "Resumable streams (0.4)"). */
 const RESUMABLE_REQUEST_HEADERS = `${ALLOWED_REQUEST_HEADERS}, last-event-id, prefer`;
 /** The answer headers a page may read. */
-const EXPOSED_HEADERS = 'x-task-id, location, retry-after';
+export const EXPOSED_HEADERS = 'x-task-id, location, retry-after';
+/** How long a browser may keep a preflight's answer, in seconds. */
+export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 /** …and those of resumable streams. */
 const RESUMABLE_EXPOSED_HEADERS = `${EXPOSED_HEADERS}, ${RESUMABLE_HEADER}, preference-applied`;
 
@@ -32,7 +34,7 @@ export function optionsRequestResponse(
     headers['access-control-allow-headers'] = resumable
       ? RESUMABLE_REQUEST_HEADERS
       : ALLOWED_REQUEST_HEADERS;
-    headers['access-control-max-age'] = '600';
+    headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
   }
   return new Response(null, { status: 204, headers });
 }

@@ -22,7 +22,9 @@ import { TokenBucketRateLimiter } from './token-bucket-rate-limiter.js';
 import { UserTaskLimit } from './user-task-limit.js';
 
 /** How long an `Idempotency-Key` is remembered (docs/protocol.md, "Idempotency"). */
-const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
+/** How long Execute waits before it answers 504 `EXECUTE_TIMEOUT`, unless configured otherwise. */
+export const EXECUTE_LIMIT_MS = 20_000;
 
 /** A request for a task run that passed every check of the handler. */
 export interface TaskCall {
@@ -142,7 +144,7 @@ export function createServiceContext(config: ReferenceServiceConfig): ServiceCon
     clientTokens: new Set(config.clientTokens ?? [DEMO_CLIENT_TOKEN]),
     userTokens: new Map(Object.entries(config.userTokens ?? DEMO_USER_TOKENS)),
     bodyBytes: limits.bodyBytes ?? 1024 * 1024,
-    executeTimeoutMs: limits.executeTimeoutMs ?? 20_000,
+    executeTimeoutMs: limits.executeTimeoutMs ?? EXECUTE_LIMIT_MS,
     streamBufferBytes: limits.streamBufferBytes ?? 8 * 1024 * 1024,
     timeScale,
     timers,

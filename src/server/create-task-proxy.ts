@@ -7,7 +7,8 @@
  * every request has a deadline and a body limit.
  */
 import { isOpaqueTaskId, TASK_NAME_PATTERN } from '../protocol/names.js';
-import { isEventStreamMediaType, mediaTypeOf } from '../protocol/media-types.js';
+import { isBearerToken, isClientLabel } from '../protocol/headers.js';
+import { isEventStreamMediaType, isJsonRequestContentType } from '../protocol/media-types.js';
 import { readLimitedBody } from '../protocol/read-limited-body.js';
 import {
   BODILESS_STATUSES,
@@ -16,6 +17,7 @@ import {
   proxyAccepted,
   proxyError,
   refusalOfAnswer,
+  refusalOfMethod,
   withNoSniff,
   type TaskProxyErrorReason,
 } from './proxy-answers.js';
@@ -25,6 +27,7 @@ import {
   methodOf,
   methodOfEventsRead,
   routePath,
+  taskPath,
   type EventsRoute,
   type Route,
 } from '../protocol/match-route.js';
@@ -154,11 +157,6 @@ export const DEFAULT_PROXY_REQUEST_TIMEOUT_MS = 30_000;
 /** The default of {@link TaskProxyOptions.streamIdleTimeoutMs}: 45 s, past the 15 s keep-alive. */
 export const DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS = 45_000;
 
-/** The rule of `platform` and `x-touchpoint` (docs/protocol.md, "Headers and tokens"). */
-const CLIENT_LABEL_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-/** What a token may hold: visible ASCII, no spaces, so it fits a `Bearer` header as it is. */
-const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
-
 function writeErrorToConsole(error: unknown): void {
   console.error('taskwire proxy: a request failed inside the proxy:', error);
 }
@@ -219,14 +217,14 @@ function allowListOf(tasks: TaskProxyOptions['tasks'] | undefined): (task: strin
 }
 
 function checkLabel(value: string | undefined, name: string): void {
-  if (value !== undefined && !CLIENT_LABEL_PATTERN.test(value)) {
+  if (value !== undefined && !isClientLabel(value)) {
     throw new TypeError(`createTaskProxy: ${name} must be 1 to 64 of A-Z a-z 0-9 . _ -.`);
   }
 }
 
 /** A token read for a request; throws (without the value) when it cannot go in a header. */
 function checkedToken(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !TOKEN_PATTERN.test(value)) {
+  if (!isBearerToken(value)) {
     throw new TypeError(`taskwire proxy: ${what} is not a non-empty token of visible characters.`);
   }
   return value;
@@ -335,18 +333,8 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
    * proxy's checks: method, `authorize`, content type, task name and id, body.
    */
   async function answerRead(request: Request, route: EventsRoute, events: EventLog) {
-    const method = methodOfEventsRead(route);
-    const allow = `${method}, OPTIONS`;
-    if (request.method === 'OPTIONS')
-      return new Response(null, { status: 204, headers: { allow } });
-    if (request.method !== method) {
-      return proxyError(
-        405,
-        'METHOD_NOT_ALLOWED',
-        `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
-        { allow },
-      );
-    }
+    const refused = refusalOfMethod(request, methodOfEventsRead(route));
+    if (refused !== undefined) return refused;
     const user = await userAuthorization(request);
     if (user instanceof Response) return user;
     if (user.owner === undefined) {
@@ -361,7 +349,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       const lastEventId = request.headers.get('last-event-id');
       return readResponse(await answerEventsRead(events, key, user.owner, lastEventId, read));
     }
-    if (mediaTypeOf(request.headers.get('content-type')) !== 'application/json') {
+    if (!isJsonRequestContentType(request.headers.get('content-type'))) {
       return proxyError(
         415,
         'UNSUPPORTED_MEDIA_TYPE',
@@ -393,29 +381,15 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     const route = matchRoute(pathname, basePath);
     if (route === undefined) return proxyError(404, 'NOT_FOUND', 'No endpoint at this path.');
     const method = methodOf(route.endpoint);
-    const allow = `${method}, OPTIONS`;
-    // The proxy serves the app's own origin: a preflight learns the methods and nothing that would
-    // let another origin's page call it (docs/protocol.md, "The server proxy").
-    if (request.method === 'OPTIONS')
-      return new Response(null, { status: 204, headers: { allow } });
-    if (request.method !== method) {
-      return proxyError(
-        405,
-        'METHOD_NOT_ALLOWED',
-        `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
-        { allow },
-      );
-    }
+    const refused = refusalOfMethod(request, method);
+    if (refused !== undefined) return refused;
     const user = await userAuthorization(request);
     if (user instanceof Response) return user;
     const authorization = user.header;
     // A page of another site can send a cookie-bearing POST only as a form (text/plain and the
     // like); a JSON one needs a preflight, which the proxy never grants. So a POST that is not JSON
     // never reaches the service, whatever the service itself would make of it.
-    if (
-      method === 'POST' &&
-      mediaTypeOf(request.headers.get('content-type')) !== 'application/json'
-    ) {
+    if (method === 'POST' && !isJsonRequestContentType(request.headers.get('content-type'))) {
       return proxyError(
         415,
         'UNSUPPORTED_MEDIA_TYPE',
@@ -483,7 +457,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
 
   /** The proxy's own path of Get Result for a task. */
   function resultLocation(taskName: string, taskId: string): string {
-    return basePath + routePath({ endpoint: 'result', taskName, taskId });
+    return basePath + taskPath('result', taskName, taskId);
   }
 
   /** Asks the service and relays its answer, under the request's deadline or the stream's. */

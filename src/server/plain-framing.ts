@@ -4,7 +4,7 @@
  * so it must not say its `id:` lines are positions. Each message's `id:` line goes, a custom
  * event's `eventId` becomes its `id:` line again, and keep-alive comments pass as they came.
  */
-import { createParser } from 'eventsource-parser';
+import { createEventStreamParser } from '../protocol/event-stream-reader.js';
 import { formatServerSentEvent } from '../events/format-server-sent-event.js';
 
 /** The custom event's uuid of a message's data, when it has one. */
@@ -22,25 +22,28 @@ function eventIdOf(data: string): string | undefined {
   }
 }
 
-/** `body`, a resumable stream, framed as a stream that is not resumable. */
+/**
+ * `body`, a resumable stream, framed as a stream that is not resumable: read with the one reader
+ * of event streams (its cap on one event included), so that it reads the same messages as the
+ * client and the relay into a log would.
+ */
 export function withPlainFraming(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let output: TransformStreamDefaultController<Uint8Array> | undefined;
   const write = (text: string) => output?.enqueue(encoder.encode(text));
-  const parser = createParser({
-    onEvent: ({ data }) => write(formatServerSentEvent(data, eventIdOf(data))),
+  const parser = createEventStreamParser({
+    onMessage: ({ data }) => write(formatServerSentEvent(data, eventIdOf(data))),
     onComment: (comment) => write(`: ${comment}\n\n`),
   });
-  const decoder = new TextDecoder();
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         output = controller;
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        parser.feed(chunk);
       },
       flush(controller) {
         output = controller;
-        parser.feed(decoder.decode());
+        parser.end();
       },
     }),
   );

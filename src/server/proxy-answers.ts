@@ -70,6 +70,24 @@ export function proxyError(
 }
 
 /**
+ * The proxy's own answer to a request that `method` (an endpoint's, or a read's) does not take, or
+ * `undefined` for a request of that method: a preflight is answered 204 with `Allow`, since the
+ * proxy serves the app's own origin and a preflight learns the methods and nothing that would let
+ * another origin's page call it (docs/protocol.md, "The server proxy"); any other method is 405.
+ */
+export function refusalOfMethod(request: Request, method: 'GET' | 'POST'): Response | undefined {
+  const allow = `${method}, OPTIONS`;
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
+  if (request.method === method) return undefined;
+  return proxyError(
+    405,
+    'METHOD_NOT_ALLOWED',
+    `This endpoint takes ${method}, not ${request.method.slice(0, 16)}.`,
+    { allow },
+  );
+}
+
+/**
  * The proxy's answer to a short start (docs/protocol.md, "Resumable streams (0.4)"): Submit's 202
  * for task `id`, with `Location` at the proxy's own Get Result of it.
  */

@@ -8,6 +8,7 @@
  * again after a break repeats.
  */
 import { TaskwireError } from '../client/errors.js';
+import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 
 /** A task the feed follows, and the position after which its messages are wanted. */
@@ -69,7 +70,10 @@ export interface EventFeedOptions {
   takeSlot?: () => Promise<ReleaseStreamSlot | undefined>;
   /** Reads opened again in a row without a message before the followers give up. Defaults to `3`. */
   maxAttempts?: number;
-  /** The first delay before a broken read is opened again, doubled each time. Defaults to `250`. */
+  /**
+   * The first delay before a broken read is opened again, doubled each time, when the service asked
+   * for no delay of its own (`Retry-After`). Defaults to `250`.
+   */
   retryDelayMs?: number;
   /**
    * How long the page must have been hidden for its return to open the read again at once (a
@@ -188,7 +192,14 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
   const retry = (error: TaskwireError) => {
     failures += 1;
     if (failures >= maxAttempts) return giveUp(error);
-    scheduleOpen(retryDelayMs * 2 ** (failures - 1));
+    // The service's Retry-After, when it sent one, as for every request that may heal
+    // (docs/protocol.md, "Get Result"); else a short wait, doubled each time.
+    const hinted = error.retryAfterMs;
+    scheduleOpen(
+      hinted === undefined
+        ? retryDelayMs * 2 ** (failures - 1)
+        : clampDelay(hinted, MAX_RETRY_AFTER_MS),
+    );
   };
 
   const openRead = async () => {

@@ -41,13 +41,6 @@ export interface PollState {
 const defaults = { minIntervalMs: 1000, maxIntervalMs: 10_000, maxBackoffMs: 30_000 };
 
 /**
- * The service's `Retry-After` hint that came with each record a poll read, in milliseconds. Keyed by
- * the record object, so it goes away with it. Here rather than in the React layer, so that the
- * polling tab can tell the others when it will read again (src/state/tab-poll-sharing.ts).
- */
-export const retryAfterHints = new WeakMap<object, number>();
-
-/**
  * Whether the page is hidden (a background tab): TanStack Query pauses polling then, unless told
  * otherwise. `false` where there is no document.
  */

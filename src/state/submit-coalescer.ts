@@ -7,7 +7,7 @@
 import { pause } from '../client/abort.js';
 import { TaskwireError } from '../client/errors.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
-import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
+import { retryDelay } from '../protocol/retry-after.js';
 import { randomUuid } from '../protocol/random-uuid.js';
 
 /** What identifies a submit call. */
@@ -72,13 +72,13 @@ export function createSubmitCoalescer(newKey: () => string = randomUuid): Submit
   };
 }
 
-/** The delay before retry number `attempt`: the service's `Retry-After`, else 1 s, 2 s, 4 s… up to 10 s. */
+/**
+ * The delay before retry number `attempt` of a Submit that failed with `error`: the one wait of
+ * every request that may heal (`retryDelay`), the service's `Retry-After` when it sent one, else
+ * 1 s, 2 s, 4 s… up to 10 s. In TanStack Query's `retryDelay` shape, for useSubmitTask's mutation.
+ */
 export function submitRetryDelay(attempt: number, error: unknown): number {
-  const retryAfterMs = TaskwireError.isInstance(error) ? error.retryAfterMs : undefined;
-  // A service's hint is bounded before it reaches a timer (docs/protocol.md, "Get Result").
-  return retryAfterMs === undefined
-    ? Math.min(10_000, 1000 * 2 ** attempt)
-    : clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS);
+  return retryDelay(attempt, TaskwireError.isInstance(error) ? error.retryAfterMs : undefined);
 }
 
 /** How often {@link submitWithRetries} sends a Submit again after a retryable failure: three times. */

@@ -24,12 +24,7 @@ import { isTerminalStatus, taskIdSchema } from '../protocol/records.js';
 import type { TaskRecord } from '../protocol/records.js';
 import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
 import type { CheckSharedRecord } from './check-shared-record.js';
-import {
-  isPageHidden,
-  nextPollDelay,
-  retryAfterHints,
-  slowestPollDelay,
-} from './polling-policy.js';
+import { isPageHidden, nextPollDelay, slowestPollDelay } from './polling-policy.js';
 import type { PollingPolicyOptions } from './polling-policy.js';
 import { platformLocks, type WebLocks } from './web-locks.js';
 
@@ -46,6 +41,12 @@ export interface SharedPollContext {
   signal: AbortSignal;
   /** The query's key. */
   queryKey: readonly unknown[];
+  /**
+   * Told the service's `Retry-After` hint (in milliseconds, or `undefined`) of each record the read
+   * resolves to or puts into the query, before it does: the hint of this tab's own read, or the one
+   * the polling tab heard with the record. Defaults to none.
+   */
+  onRetryAfter?: ((retryAfterMs: number | undefined) => void) | undefined;
   /** The QueryClient that holds the query. */
   client: {
     /** The query's state, or `undefined` when nothing reads it (no record is put then). */
@@ -68,8 +69,15 @@ export interface SharedPollContext {
   };
 }
 
-/** Reads a task's record from the service: the query function being shared. */
-export type ReadSharedRecord<Record> = (context: { signal: AbortSignal }) => Promise<Record>;
+/**
+ * Reads a task's record from the service: the query function being shared. It tells
+ * `onRetryAfter`, when given, the `Retry-After` hint that came with the record (as `getResult`'s
+ * option of that name does), so that the other tabs poll by it too.
+ */
+export type ReadSharedRecord<Record> = (context: {
+  signal: AbortSignal;
+  onRetryAfter?: (retryAfterMs: number | undefined) => void;
+}) => Promise<Record>;
 
 /** The polls of one client scope, shared with the other tabs of the origin. */
 export interface TabPollSharing {
@@ -109,6 +117,8 @@ interface SharedTask {
   record: TaskRecord<unknown> | undefined;
   /** When this tab came to know it, in epoch milliseconds. */
   knownAt: number;
+  /** The service's `Retry-After` hint that came with `record`, in milliseconds. */
+  retryAfterMs: number | undefined;
   /** Whether this tab holds the task's lock, and so polls it. */
   holding: boolean;
   /** Lets the held lock go. */
@@ -117,8 +127,8 @@ interface SharedTask {
   waiting: AbortController | undefined;
   /** Checks a record heard from another tab. */
   check: CheckSharedRecord<TaskRecord<unknown>>;
-  /** Puts a record heard from another tab where this tab's components read it. */
-  deliver: ((record: TaskRecord<unknown>) => void) | undefined;
+  /** Puts a record heard from another tab, and its hint, where this tab's components read it. */
+  deliver: ((record: TaskRecord<unknown>, retryAfterMs: number | undefined) => void) | undefined;
   /** Reads waiting for news of the task: a record, or the lock. */
   waiters: Set<() => void>;
   /** Drops the task when nothing has read it for a while. */
@@ -155,9 +165,13 @@ function wake(task: SharedTask): void {
   for (const waiter of [...task.waiters]) waiter();
 }
 
-/** How long a record stays as good as a read of this tab's own: its next poll delay, at most `ceiling`. */
+/**
+ * How long a record (that came with the hint `retryAfterMs`) stays as good as a read of this tab's
+ * own: its next poll delay, at most `ceiling`.
+ */
 function freshFor(
   record: TaskRecord<unknown>,
+  retryAfterMs: number | undefined,
   polling: PollingPolicyOptions | undefined,
   ceiling: number,
 ): number {
@@ -166,7 +180,7 @@ function freshFor(
     {
       status: record.status,
       estimatedSecondsLeft: record.progress.estimatedSecondsLeft,
-      retryAfterMs: retryAfterHints.get(record),
+      retryAfterMs,
       errorCount: 0,
       error: undefined,
       startedAt: now,
@@ -208,6 +222,10 @@ export function createTabPollSharing(
     }
   };
 
+  /** Tells the other tabs the record this tab read, with the service's hint that came with it. */
+  const postRecord = (id: string, record: TaskRecord<unknown>, hint: number | undefined) =>
+    post({ type: 'record', id, record, ...(hint === undefined ? {} : { retryAfterMs: hint }) });
+
   /** Forgets `task`: its lock released, its waiting request dropped, its timer cleared. */
   const finish = (id: string, task: SharedTask) => {
     if (tasks.get(id) === task) tasks.delete(id);
@@ -241,9 +259,15 @@ export function createTabPollSharing(
     task.readers = { cache, stop };
   };
 
-  /** Takes `record` as the newest; a terminal one ends the task's sharing in this tab. */
-  const settle = (id: string, task: SharedTask, record: TaskRecord<unknown>) => {
+  /** Takes `record` (and its hint) as the newest; a terminal one ends the task's sharing in this tab. */
+  const settle = (
+    id: string,
+    task: SharedTask,
+    record: TaskRecord<unknown>,
+    retryAfterMs: number | undefined,
+  ) => {
     task.record = record;
+    task.retryAfterMs = retryAfterMs;
     task.knownAt = Date.now();
     wake(task);
     if (isTerminalStatus(record.status)) finish(id, task);
@@ -300,7 +324,7 @@ export function createTabPollSharing(
     const task = tasks.get(id);
     if (!task) return;
     if (type === 'ask') {
-      if (task.holding && task.record) post({ type: 'record', id, record: task.record });
+      if (task.holding && task.record) postRecord(id, task.record, task.retryAfterMs);
       return;
     }
     // Checked as an answer of the service would be; a record that fails is not used, and a read
@@ -312,10 +336,10 @@ export function createTabPollSharing(
       return;
     }
     const hint = parsed.data.retryAfterMs;
-    if (hint !== undefined) retryAfterHints.set(record, clampDelay(hint, MAX_RETRY_AFTER_MS));
+    const retryAfterMs = hint === undefined ? undefined : clampDelay(hint, MAX_RETRY_AFTER_MS);
     const deliver = task.deliver;
-    settle(id, task, record);
-    deliver?.(record);
+    settle(id, task, record, retryAfterMs);
+    deliver?.(record, retryAfterMs);
   };
   channel.addEventListener('message', onMessage);
 
@@ -336,6 +360,7 @@ export function createTabPollSharing(
       task = {
         record: undefined,
         knownAt: 0,
+        retryAfterMs: undefined,
         holding: false,
         letGo: undefined,
         waiting: undefined,
@@ -358,13 +383,31 @@ export function createTabPollSharing(
       const ceiling = slowestPollDelay(polling);
       return async (context) => {
         type Record = Awaited<ReturnType<typeof read>>;
-        const { client, queryKey, signal } = context;
+        const { client, queryKey, signal, onRetryAfter } = context;
         const task = taskOf(id, check as CheckSharedRecord<TaskRecord<unknown>>);
-        task.deliver = (record) => {
+        /** This tab's own read: its hint told to the query, and kept for the other tabs. */
+        const readOwn = async () => {
+          let hint: number | undefined;
+          const record = await read({
+            signal,
+            onRetryAfter: (retryAfterMs) => {
+              hint = retryAfterMs;
+              onRetryAfter?.(retryAfterMs);
+            },
+          });
+          return { record, hint };
+        };
+        /** A record this tab already knows, its hint told to the query first. */
+        const knownRecord = (record: Record) => {
+          onRetryAfter?.(task.retryAfterMs);
+          return record;
+        };
+        task.deliver = (record, retryAfterMs) => {
           // Only into a query that still exists: a record never brings a dropped query back, and
           // a task that no query reads is dropped here too.
-          if (client.getQueryState(queryKey) === undefined) finish(id, task);
-          else client.setQueryData(queryKey, record);
+          if (client.getQueryState(queryKey) === undefined) return finish(id, task);
+          onRetryAfter?.(retryAfterMs);
+          client.setQueryData(queryKey, record);
         };
         watchReaders(id, task, context);
         clearTimeout(task.idle);
@@ -372,25 +415,23 @@ export function createTabPollSharing(
         for (;;) {
           if (signal.aborted) throw signal.reason;
           const known = task.record as Record | undefined;
-          if (known && isTerminalStatus(known.status)) return known;
-          if (!tasks.has(id)) return read({ signal });
+          if (known && isTerminalStatus(known.status)) return knownRecord(known);
+          if (!tasks.has(id)) return (await readOwn()).record;
           if (!task.holding && !task.waiting && !(await tryLock(id, task))) waitForLock(id, task);
           if (task.holding) {
-            const record = await read({ signal });
+            const { record, hint } = await readOwn();
             // From this tab's own client, which checked it: posted as it is, with its hint.
-            const hint = retryAfterHints.get(record);
-            post({
-              type: 'record',
-              id,
-              record,
-              ...(hint === undefined ? {} : { retryAfterMs: hint }),
-            });
-            settle(id, task, record);
+            postRecord(id, record, hint);
+            settle(id, task, record, hint);
             return record;
           }
           // A record heard within one of this tab's own intervals is as good as reading it now
           // (the interval counted at most to the ceiling, whatever hint the record came with).
-          if (known && Date.now() - task.knownAt < freshFor(known, polling, ceiling)) return known;
+          if (
+            known &&
+            Date.now() - task.knownAt < freshFor(known, task.retryAfterMs, polling, ceiling)
+          )
+            return knownRecord(known);
           if (!task.asked && !known) {
             task.asked = true;
             post({ type: 'ask', id });
@@ -400,12 +441,12 @@ export function createTabPollSharing(
             // The holder said nothing for a whole ceiling (gone quiet, hung, or never polling), or
             // what came failed its checks: this tab reads the task itself.
             task.doubted = false;
-            const record = await read({ signal });
-            if (tasks.get(id) === task) settle(id, task, record);
+            const { record, hint } = await readOwn();
+            if (tasks.get(id) === task) settle(id, task, record, hint);
             return record;
           }
           const record = task.record as Record | undefined;
-          if (record && record !== known) return record;
+          if (record && record !== known) return knownRecord(record);
         }
       };
     },

@@ -449,6 +449,15 @@ export const brokenServices: BrokenService[] = [
     ),
   },
   {
+    check: 'stream.task-id',
+    name: 'a stream whose x-task-id is a path step',
+    observed: /^x-task-id: \.\.$/,
+    skips: ['stream.event-ids'],
+    wrap: around(isStream, async (request, send) =>
+      rewriteHeaders(await send(request), { 'x-task-id': '..' }),
+    ),
+  },
+  {
     check: 'stream.framing',
     name: 'a heartbeat message of a made-up type',
     observed: /type 'heartbeat', neither task\.\* nor event\.\*/,

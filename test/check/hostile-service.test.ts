@@ -162,6 +162,50 @@ describe('checkService against a hostile service', () => {
     expect(pulled).toBeLessThanOrEqual(MIB + 4 * 64 * 1024);
   });
 
+  it('reads at most 1 MiB of any answer it reads whole: a refused stream’s body, a started task’s answer', async () => {
+    const service = checkedService();
+    const pulled: number[] = [];
+    /** `bytes` of JSON-ish text in 64 KiB chunks, counting what the reader pulled of it. */
+    const offered = (bytes: number) => {
+      const index = pulled.push(0) - 1;
+      const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled[index]! >= bytes) return controller.close();
+          pulled[index]! += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+    };
+    const huge: Send = async (request) => {
+      const path = new URL(request.url).pathname;
+      const response = await service.fetch(request);
+      if (request.method !== 'POST') return response;
+      if (path === '/workflows/render-video/stream') {
+        // A refusal of the stream, 8 MiB long: the check reads it for its excerpt.
+        await response.body?.cancel();
+        return new Response(offered(8 * MIB), {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      if (path.endsWith('/submit') && response.status === 202) {
+        // A Submit answered without x-task-id, 8 MiB long: the check looks for the id in it.
+        await response.body?.cancel();
+        return new Response(offered(8 * MIB), {
+          status: 202,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return response;
+    };
+    const report = await checkService({ ...FAST, baseUrl: 'http://taskwire.test', fetch: huge });
+    expect(report.results.find((result) => result.id === 'stream.headers')?.outcome).toBe('fail');
+    expect(pulled.length).toBeGreaterThan(1);
+    // Each read up to the cap (a queued chunk or two ahead of it), never the 8 MiB offered.
+    for (const bytes of pulled) expect(bytes).toBeLessThanOrEqual(MIB + 4 * 64 * 1024);
+  });
+
   it('ends a run that passes its deadline, whatever the service does not answer', async () => {
     // Never answers: the request only ends when the checker aborts it.
     const silent: Send = (request) =>

@@ -534,6 +534,16 @@ describe('client.submit', () => {
     });
   });
 
+  it('reports an answer whose id is a path step, which Get Result could never read, as protocol', async () => {
+    server = await startRawServer((_request, response) =>
+      sendJson(response, 202, { status: 'success', response: { id: '..', status: 'ACCEPTED' } }),
+    );
+    const client = createTaskClient({ baseUrl: server.url, userToken: 'u', clientToken: 'c' });
+    const error = await failure(client.submit('echo', {}));
+    expect(error.code).toBe('protocol');
+    expect(error.message).toContain('response.id');
+  });
+
   it('makes a fresh key for each call', async () => {
     server = await startRawServer((_request, response) =>
       sendJson(response, 202, { status: 'success', response: { id: 't9', status: 'ACCEPTED' } }),

@@ -1,17 +1,21 @@
 /**
- * The naming rules of the wire (docs/protocol.md, "Paths and names"): here the task id's two rules,
- * the one every path keeps and the stricter one of the server proxy.
+ * The naming rules of the wire (docs/protocol.md, "Paths and names"): here the task id's rule, which
+ * every id the client is given or answered with keeps, and the stricter one of the server proxy.
  */
 import { describe, expect, it } from 'vitest';
-import { isOpaqueTaskId, isTaskIdForPath } from '../../src/protocol/names.js';
+import * as z from 'zod/mini';
+import { isOpaqueTaskId, isTaskId } from '../../src/protocol/names.js';
+import { taskIdSchema } from '../../src/protocol/records.js';
 
-describe('isTaskIdForPath', () => {
-  it('takes a string of 1 to 256 characters that is not a path step', () => {
-    for (const id of ['a', 'i'.repeat(256), 'a/b', '...', 'a b']) {
-      expect(isTaskIdForPath(id)).toBe(true);
+describe('isTaskId', () => {
+  it('takes a string of 1 to 256 characters that is not a path step, as taskIdSchema does', () => {
+    for (const id of ['a', 'i'.repeat(256), 'a/b', '...', '.a', 'a.', 'a b']) {
+      expect(isTaskId(id)).toBe(true);
+      expect(z.safeParse(taskIdSchema, id).success).toBe(true);
     }
     for (const id of ['', 'i'.repeat(257), '.', '..', 42, undefined]) {
-      expect(isTaskIdForPath(id)).toBe(false);
+      expect(isTaskId(id)).toBe(false);
+      expect(z.safeParse(taskIdSchema, id).success).toBe(false);
     }
   });
 });

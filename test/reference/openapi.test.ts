@@ -24,6 +24,9 @@ import {
 } from '../../src/reference/index.js';
 import { taskwireReference } from '../../src/reference/vite/index.js';
 import { AUTH, BASE, eventsOf, readStream } from './service-requests.js';
+import { isClientLabel, isIdempotencyKey } from '../../src/protocol/headers.js';
+import { REFUSED_LINK_SCHEMES } from '../../src/protocol/links.js';
+import { isTaskId } from '../../src/protocol/names.js';
 
 const document = createOpenApiDocument();
 const DOCUMENT_ID = 'https://taskwire.test/openapi.json';
@@ -284,6 +287,28 @@ describe('createOpenApiDocument', () => {
     ).toBeUndefined();
     expect(validateAt(events, { type: 'task.partial-result', result: { url: 1 } })).toBeDefined();
     expect(validateAt(events, { type: 'event.frame-rendered', frame: 'one' })).toBeDefined();
+  });
+
+  it("takes the wire's rules from src/protocol: the headers' and the task id's, and the refused links", () => {
+    const cases: Array<[schema: string, value: string, rule: (value: string) => boolean]> = [];
+    for (const value of ['website', 'a'.repeat(64), 'a'.repeat(65), 'web site', 'é', ''])
+      cases.push(['ClientLabel', value, isClientLabel]);
+    for (const value of ['!'.repeat(255), 'k'.repeat(256), 'has space', 'ké', ''])
+      cases.push(['IdempotencyKey', value, isIdempotencyKey]);
+    for (const value of ['a', '...', 'a/b', '.', '..', '', 'i'.repeat(257)])
+      cases.push(['TaskId', value, isTaskId]);
+    for (const [schema, value, rule] of cases) {
+      const valid = validateAt(['components', 'schemas', schema], value) === undefined;
+      expect([schema, value, valid]).toEqual([schema, value, rule(value)]);
+    }
+    const parameters = document.components.parameters as Record<string, { schema: object }>;
+    expect(parameters.Platform?.schema).toEqual({ $ref: '#/components/schemas/ClientLabel' });
+    expect(parameters.IdempotencyKey?.schema).toEqual({
+      $ref: '#/components/schemas/IdempotencyKey',
+    });
+    const notification = at(['components', 'schemas', 'NotificationRequest']).value;
+    for (const scheme of REFUSED_LINK_SCHEMES)
+      expect(notification.description).toContain(`\`${scheme}\``);
   });
 
   it('describes the usage rule that JSON Schema cannot check', () => {

@@ -163,6 +163,16 @@ describe('authentication', () => {
   });
 });
 
+describe('token rule', () => {
+  it('answers 401 to a token of characters past visible ASCII, even a configured one, as the proxy refuses it', async () => {
+    const service = openService({ clientTokens: ['app-1'], userTokens: { tökén: 'alice' } });
+    const headers = { authorization: 'Bearer tökén', 'x-app-authorization': 'Bearer app-1' };
+    const response = await post(service, '/workflows/echo/submit', { params: {} }, headers);
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).reason).toBe('UNAUTHENTICATED');
+  });
+});
+
 describe('header rules', () => {
   it('answers 400 INVALID_HEADER for a malformed platform, x-touchpoint or Idempotency-Key', async () => {
     const service = openService();

@@ -263,6 +263,14 @@ describe('createTaskProxy: what goes upstream', () => {
       });
     }
     expect(upstream.requests).toHaveLength(0);
+    // The service's own rule: a charset, if any, must be UTF-8 (docs/protocol.md, "Headers and tokens").
+    const latin1 = await fetch(`${proxyUrl}/workflows/echo/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: '{"params":{}}',
+    });
+    expect(await refusal(latin1)).toMatchObject({ reason: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(upstream.requests).toHaveLength(0);
     await fetch(`${proxyUrl}/workflows/echo/submit`, {
       method: 'POST',
       headers: { 'content-type': 'Application/JSON; charset=utf-8' },
@@ -676,6 +684,45 @@ describe('createTaskProxy: streams', () => {
   });
 });
 
+describe('createTaskProxy: a resumable service passed on as a 0.3 stream (events: false)', () => {
+  /** A resumable service's stream of `text`, behind a proxy without a log; the page's text. */
+  async function framedPlain(...parts: string[]) {
+    const { proxyUrl } = await proxiedUpstream(
+      async (_request, outgoing) => {
+        outgoing.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'x-task-id': 'task-1',
+          'x-taskwire-resumable': '1',
+        });
+        for (const part of parts) outgoing.write(part);
+        outgoing.end();
+      },
+      { events: false },
+    );
+    const answer = await fetch(`${proxyUrl}/workflows/render-video/stream`, {
+      ...POST_JSON,
+      body: '{"params":{}}',
+    });
+    return answer.text();
+  }
+
+  it('reads the stream as the client does: a final CR ends the last line', async () => {
+    const final = '{"type":"task.completed","result":null}';
+    // CR line ends, the last blank line's CR the last byte of the body.
+    const text = await framedPlain(`id: 0000000000000001\rdata: ${final}\r`, '\r');
+    expect(text).toBe(`data: ${final}\n\n`);
+  });
+
+  it('holds no event past the reader’s cap of 16 MiB: the stream breaks off instead', async () => {
+    const huge = `data: {"type":"task.progress","x":"${'x'.repeat(17 * 1024 * 1024)}"}\n\n`;
+    const page = await framedPlain(huge).then(
+      (text) => `ended after ${text.length} characters`,
+      () => 'broke',
+    );
+    expect(page).toBe('broke');
+  });
+});
+
 describe('createTaskProxy: deadlines and limits', () => {
   it('answers 504 UPSTREAM_TIMEOUT past requestTimeoutMs, and aborts the request to the service', async () => {
     const { upstream, proxyUrl } = await proxiedUpstream(() => {}, { requestTimeoutMs: 50 });
@@ -886,6 +933,7 @@ describe('createTaskProxy: options', () => {
     expect(() => createTaskProxy({ ...valid, target: `${target}?key=1` })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, basePath: 'api' })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, platform: 'not valid' })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, clientToken: 'tökén' })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, maxBodyBytes: 0 })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, requestTimeoutMs: Number.NaN })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, basePath: '/api/taskwire/' })).not.toThrow();

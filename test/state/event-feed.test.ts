@@ -29,7 +29,7 @@ afterEach(async () => {
  * A client on a reference service whose first `failing` multiplexed reads break before any answer
  * (a dropped connection), and a promise of each read as it is sent.
  */
-function setUp(failing = 0) {
+function setUp(failing = 0, refusal?: () => Response) {
   const service = createReferenceService({ timeScale: 0.01, tasks: [...demoTasks, hold] });
   services.push(service);
   const reads: Array<() => void> = [];
@@ -42,6 +42,7 @@ function setUp(failing = 0) {
       if (new URL(request.url).pathname === '/workflows/events') {
         sent += 1;
         reads.shift()?.();
+        if (sent <= failing && refusal !== undefined) return refusal();
         if (sent <= failing) throw new TypeError('Failed to fetch');
       }
       return service.fetch(request);
@@ -70,6 +71,34 @@ function collect() {
 }
 
 describe('createEventFeed', () => {
+  it('waits the Retry-After of a read refused with 503 before it opens the read again', async () => {
+    const unavailable = () =>
+      new Response(
+        JSON.stringify({
+          status: 'error',
+          statusCode: 503,
+          reason: 'EVENTS_UNAVAILABLE',
+          message: 'The log is away.',
+        }),
+        { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '2' } },
+      );
+    const { client, feed, nextRead, sent } = setUp(1, unavailable);
+    const { id } = await client.submit('hold', {});
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { messages, listener } = collect();
+    const firstRead = nextRead();
+    feed.follow({ task: 'hold', id }, null, listener);
+    await vi.advanceTimersByTimeAsync(0);
+    await firstRead;
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(sent()).toBe(1);
+    const secondRead = nextRead();
+    await vi.advanceTimersByTimeAsync(1);
+    await secondRead;
+    vi.useRealTimers();
+    await vi.waitFor(() => expect(messages.map(({ type }) => type)).toContain('task.progress'));
+  });
+
   it('gives each follower the messages after its own position, once and in order, through one read', async () => {
     const { client, feed, sent } = setUp();
     const { id } = await client.submit('render-video', { frames: 3, frameMs: 10 });

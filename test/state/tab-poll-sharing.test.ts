@@ -79,13 +79,16 @@ function service() {
     percent: 0,
     status: 'IN_PROGRESS' as 'IN_PROGRESS' | 'COMPLETED',
     reads: [] as string[],
+    /** The `Retry-After` of every answer, in milliseconds, as Get Result's `onRetryAfter` tells it. */
+    retryAfterMs: undefined as number | undefined,
   };
   return {
     state,
     reader:
       (tab: string, id = TASK_ID) =>
-      async () => {
+      async ({ onRetryAfter }: { onRetryAfter?: (retryAfterMs: number | undefined) => void }) => {
         state.reads.push(tab);
+        onRetryAfter?.(state.retryAfterMs);
         return recordOf(state.percent, state.status, id);
       },
   };
@@ -98,14 +101,22 @@ function tab(name: string, wire: ReturnType<typeof service>, scope = 'user') {
   });
   if (!sharing) throw new Error('Node has BroadcastChannel, and the tab a LockManager');
   opened.push(sharing);
-  const cache: { record: TaskRecord | undefined; delivered: TaskRecord[]; exists: boolean } = {
+  const cache: {
+    record: TaskRecord | undefined;
+    delivered: TaskRecord[];
+    exists: boolean;
+    /** The hint told to the query with each record it resolved to or was given. */
+    hints: Array<number | undefined>;
+  } = {
     record: undefined,
     delivered: [],
     exists: true,
+    hints: [],
   };
   const contextOf = (id: string): SharedPollContext => ({
     signal: new AbortController().signal,
     queryKey: ['taskwire', scope, 'result', 'task', id],
+    onRetryAfter: (retryAfterMs) => cache.hints.push(retryAfterMs),
     client: {
       getQueryState: () => (cache.exists ? {} : undefined),
       setQueryData: (_key, data) => {
@@ -176,6 +187,30 @@ describe('createTabPollSharing', () => {
     await advance(POLL_MS - 1);
     expect((await second.poll()).progress.percent).toBe(0);
     expect(wire.state.reads).toEqual(['first']);
+  });
+
+  it("gives the other tabs the service's Retry-After with the record, for their queries and their schedule", async () => {
+    const wire = service();
+    wire.state.retryAfterMs = 5000;
+    const first = tab('first', wire);
+    const second = tab('second', wire);
+    await firstPoll(first);
+    expect(first.cache.hints).toEqual([5000]);
+    // The second tab asks the polling one, which answers with its record and the record's hint.
+    await firstPoll(second);
+    expect(new Set(second.cache.hints)).toEqual(new Set([5000]));
+    // The hint, not the policy's 1 s floor, says how long the heard record is as good as a read.
+    await advance(4999);
+    await second.poll();
+    expect(wire.state.reads).toEqual(['first']);
+    expect(second.cache.hints.at(-1)).toBe(5000);
+    // The polling tab's next record, and its hint, reach the other tab's query by themselves.
+    wire.state.retryAfterMs = undefined;
+    wire.state.percent = 60;
+    await first.poll();
+    await settle();
+    expect(second.cache.delivered.at(-1)?.progress.percent).toBe(60);
+    expect(second.cache.hints.at(-1)).toBeUndefined();
   });
 
   it('lets one of two tabs that look for the poll at once read it', async () => {

@@ -2,21 +2,27 @@
  * A task's event stream (docs/protocol.md, "Streams"): one POST, the checks of its answer, the
  * reading of its body as server-sent events and the checking of each event, and an async iterator
  * over those events that ends after `task.completed` or `task.failed`. The connection loop is ours,
- * so nothing is ever sent twice. The bytes are read by {@link createEventStreamReader}, which lives
- * here because this stream is its only user: the stream's path from bytes to checked events is one
- * module to read, and the reader stays a function of its own so that the WHATWG vectors and the
- * chunk-size tests run it alone.
+ * so nothing is ever sent twice. The bytes are read by {@link createEventStreamReader}, the one
+ * reader of event streams (src/protocol/event-stream-reader.ts), which the WHATWG vectors and the
+ * chunk-size tests run alone.
  */
 import { TaskwireError } from '../errors.js';
 import { abortedError, raceAbort } from '../abort.js';
 import { protocolError } from '../error-factories.js';
 import { checkTaskName, requestBody } from '../call-checks.js';
-import { discardBody, errorFromResponse, notTaskwireAnswer, type Sent } from '../read-answer.js';
+import {
+  badTaskIdHeader,
+  discardBody,
+  errorFromResponse,
+  notTaskwireAnswer,
+  type Sent,
+} from '../read-answer.js';
 import { send, type RequestContext } from '../request.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { EVENT_STREAM, isEventStreamMediaType } from '../../protocol/media-types.js';
-import { taskIdSchema } from '../../protocol/records.js';
+import { isTaskId } from '../../protocol/names.js';
 import { offersResumableStreams } from '../../protocol/resumable-streams.js';
+import { taskPath } from '../../protocol/match-route.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
 import type { EventSourceMessage } from 'eventsource-parser';
 import {
@@ -24,6 +30,7 @@ import {
   EventTooLargeError,
   type EventStreamReader,
 } from '../../protocol/event-stream-reader.js';
+import { createIdleWatchdog, type IdleWatchdog } from './idle-watchdog.js';
 import type { TaskStream } from '../types.js';
 import type { CallRecord } from '../activity-types.js';
 import type { TaskSchema } from '../../protocol/task-schemas.js';
@@ -59,6 +66,8 @@ type Phase = 'idle' | 'open' | 'done';
  */
 export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableIterator<Event> {
   readonly #setup: TaskEventStreamOptions;
+  /** The idle watchdog: it runs while we wait for bytes, not while the caller holds events. */
+  readonly #watchdog: IdleWatchdog;
   /** The stream's record in the activity feed; its task id is set once the service sent one. */
   readonly #call: CallRecord;
   readonly #controller = new AbortController();
@@ -76,6 +85,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
 
   constructor(setup: TaskEventStreamOptions) {
     this.#setup = setup;
+    this.#watchdog = createIdleWatchdog(setup.idleTimeoutMs, this.#closeIdle);
     this.#call = setup.context.feed.begin('stream', setup.task);
   }
 
@@ -149,28 +159,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #idle = false;
-
-  /**
-   * (Re)starts the idle watchdog: a proxy that holds the connection open but silent must not hang
-   * us. It judges the network's silence only (docs/protocol.md, "The client"): it runs while we wait
-   * for bytes, not while the caller holds events, and it looks once more a turn after it fires, so
-   * that bytes which came in while our own thread was busy (a long task, a starved process) are
-   * read before the stream is called silent.
-   */
-  readonly #armIdle = (): void => {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => {
-      this.#idleTimer = setTimeout(this.#closeIdle, 0);
-    }, this.#setup.idleTimeoutMs);
-  };
-
-  /** Stops the watchdog: the bytes came, or the stream is done. */
-  readonly #disarmIdle = (): void => {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
-  };
 
   /** Ends a silent stream: the read in progress fails, and `#typed` says it was silent. */
   readonly #closeIdle = (): void => {
@@ -189,9 +178,9 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     try {
       if (this.#phase === 'idle') await this.#open();
       const reader = this.#reader as EventStreamReader;
-      this.#armIdle();
+      this.#watchdog.arm();
       const messages = await raceAbort(reader.read(), this.#controller.signal);
-      this.#disarmIdle();
+      this.#watchdog.disarm();
       if (this.#setup.signal?.aborted) throw this.#setup.signal.reason;
       if (messages === undefined) {
         throw new TaskwireError('network', 'The stream ended before its final event.', {
@@ -213,18 +202,15 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
       if (userSignal.aborted) throw abortedError(userSignal);
       userSignal.addEventListener('abort', this.#onAbort, { once: true });
     }
-    this.#armIdle();
+    this.#watchdog.arm();
     const sent = await this.#post(signal);
     const { response } = sent;
     if (!response.ok) throw await errorFromResponse(sent, signal);
     const taskIdHeader = response.headers.get('x-task-id');
     if (taskIdHeader !== null) {
-      if (!taskIdSchema.safeParse(taskIdHeader).success) {
+      if (!isTaskId(taskIdHeader)) {
         await discardBody(response);
-        throw protocolError(
-          'The stream answer',
-          'its x-task-id header is not 1 to 256 characters.',
-        );
+        throw badTaskIdHeader('The stream answer');
       }
       this.#taskId = this.#call.taskId = taskIdHeader;
     }
@@ -246,7 +232,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     }
     this.#reader = createEventStreamReader(response.body, {
       maxEventBytes: this.#setup.maxEventBytes,
-      onChunk: this.#armIdle,
+      onChunk: this.#watchdog.arm,
     });
     this.#setup.onOpen?.({ taskId: this.#taskId });
   }
@@ -257,7 +243,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     const name = checkTaskName(task);
     return send(context, {
       method: 'POST',
-      path: `/workflows/${encodeURIComponent(name)}/stream`,
+      path: taskPath('stream', name),
       body: requestBody(schema?.params, name, params),
       accept: EVENT_STREAM,
       signal,
@@ -319,7 +305,7 @@ export class TaskEventStream<Event> implements TaskStream<Event>, AsyncIterableI
     this.#phase = 'done';
     this.#messages = [];
     this.#index = 0;
-    this.#disarmIdle();
+    this.#watchdog.disarm();
     this.#setup.signal?.removeEventListener('abort', this.#onAbort);
     void this.#reader?.cancel();
     // An in-process fetch may not watch the body's cancellation; the request's signal tells it too.

@@ -15,13 +15,15 @@ import type { TaskSchema } from '../../protocol/task-schemas.js';
 import { isEventStreamMediaType } from '../../protocol/media-types.js';
 import { isFinalEvent } from '../../protocol/stream-events.js';
 import { retryDelay } from '../../protocol/retry-after.js';
-import { eventsPath, isPosition } from '../../protocol/resumable-streams.js';
+import { isPosition } from '../../protocol/resumable-streams.js';
+import { taskPath } from '../../protocol/match-route.js';
 import {
   createEventStreamReader,
   EventTooLargeError,
   type EventStreamReader,
 } from '../../protocol/event-stream-reader.js';
 import { checkStreamEvent, parseStreamData } from './stream-event.js';
+import { createIdleWatchdog } from './idle-watchdog.js';
 
 /** One message of a task's events read: the event, and its position. */
 export interface TaskEventsMessage<Event> {
@@ -65,19 +67,15 @@ function eventStreamBody(
   { idleTimeoutMs, maxEventBytes }: EventsReadSetup,
   signal: AbortSignal,
 ): EventStreamBody {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let silent = false;
-  const arm = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      silent = true;
-      void reader.cancel();
-    }, idleTimeoutMs);
-  };
-  const reader = createEventStreamReader(body, { maxEventBytes, onChunk: arm });
+  const watchdog = createIdleWatchdog(idleTimeoutMs, () => {
+    silent = true;
+    void reader.cancel();
+  });
+  const reader = createEventStreamReader(body, { maxEventBytes, onChunk: watchdog.arm });
   return {
     async next(taskId) {
-      arm();
+      watchdog.arm();
       let messages: Messages;
       try {
         messages = await raceAbort(reader.read(), signal);
@@ -91,7 +89,7 @@ function eventStreamBody(
           cause: error,
         });
       } finally {
-        clearTimeout(timer);
+        watchdog.disarm();
       }
       // A silent read was cancelled by the watchdog, which ends it like a body that ended.
       if (silent) {
@@ -104,7 +102,7 @@ function eventStreamBody(
       return messages;
     },
     close() {
-      clearTimeout(timer);
+      watchdog.disarm();
       void reader.cancel();
     },
   };
@@ -209,7 +207,7 @@ export async function* readTaskEvents<Event>(
           setup,
           {
             method: 'GET',
-            path: eventsPath(name, taskId),
+            path: taskPath('events', name, taskId),
             ...(after === undefined ? {} : { headers: { 'last-event-id': after } }),
           },
           what,

@@ -2,6 +2,7 @@
  * Submit (docs/protocol.md, "Submit"): creates a task and answers 202 at once with its id and where
  * to read its result, honouring an `Idempotency-Key` (docs/protocol.md, "Idempotency").
  */
+import { taskPath } from '../../protocol/match-route.js';
 import type { NotificationRequest } from '../../protocol/notification.js';
 import { successResponse } from '../json-response.js';
 import type { ServiceContext, TaskCall } from '../service-context.js';
@@ -23,11 +24,6 @@ export interface Submission {
   idempotency: IdempotentSubmission | undefined;
 }
 
-/** The path of Get Result for task `id` of `taskName`. */
-function resultPath(basePath: string, taskName: string, id: string): string {
-  return `${basePath}/workflows/${encodeURIComponent(taskName)}/${encodeURIComponent(id)}/result`;
-}
-
 /**
  * Answers Submit: 202 with the id of a new task, or of the task an earlier Submit with the same
  * `Idempotency-Key` and body created; throws 422 `IDEMPOTENCY_KEY_REUSED` when the key came with
@@ -43,7 +39,7 @@ export function answerSubmit(
     successResponse(
       202,
       { id, status: 'ACCEPTED' },
-      { location: resultPath(context.basePath, taskName, id), 'x-task-id': id },
+      { location: context.basePath + taskPath('result', taskName, id), 'x-task-id': id },
     );
   // From here to the end nothing awaits, so concurrent copies of one request cannot both miss
   // the key and create two tasks. A repeat is answered before the user's share is checked: it

@@ -5,14 +5,23 @@
  * object), and once per registered task with its name fixed in the path and its own params, result
  * and event schemas, generated from its zod schemas (`json-schemas.ts`).
  */
-import { TASK_NAME_PATTERN } from '../../protocol/names.js';
+import { taskNameSchema } from '../../protocol/names.js';
 import type { AnyTaskDefinition } from '../define-task.js';
 import { demoTasks } from '../demo-tasks.js';
-import { methodOf, type Endpoint } from '../../protocol/match-route.js';
-import { FOLLOW_PATH, RESPOND_ASYNC, RESUMABLE_HEADER } from '../../protocol/resumable-streams.js';
+import { methodOf, pathOfSegments, type Endpoint } from '../../protocol/match-route.js';
+import {
+  FOLLOW_PATH,
+  MAX_FOLLOWED_TASKS,
+  RESPOND_ASYNC,
+  RESUMABLE_HEADER,
+} from '../../protocol/resumable-streams.js';
+import { EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../cors.js';
+import { KEEP_ALIVE_MS } from '../endpoints/events.js';
+import { EXECUTE_LIMIT_MS, IDEMPOTENCY_MS } from '../service-context.js';
 import { ERROR_REASON_STATUSES, type ErrorReason } from '../service-error.js';
 import {
   addTaskSchema,
+  inlineSchema,
   protocolSchemas,
   schemaRef,
   type JsonSchema,
@@ -48,6 +57,9 @@ export interface OpenApiDocument {
  * streams). It changes when the protocol does, not with every release of the package.
  */
 const DOCUMENT_VERSION = '0.4.0';
+
+/** How long an `Idempotency-Key` is remembered, in words: `24 h`. */
+const IDEMPOTENCY_WINDOW = `${IDEMPOTENCY_MS / 3_600_000} h`;
 
 /** The tag of the paths that serve any task. */
 const ANY_TASK_TAG = 'Any task';
@@ -111,7 +123,7 @@ const ENDPOINTS: Readonly<Record<Endpoint, { summary: string; citation: string; 
     citation: 'docs/protocol.md, "Submit"',
     text:
       'Creates a task and answers 202 at once with its id; read the outcome with Get Result. With ' +
-      'an `Idempotency-Key`, the same key from the same user for the same task within 24 h answers ' +
+      `an \`Idempotency-Key\`, the same key from the same user for the same task within ${IDEMPOTENCY_WINDOW} answers ` +
       'the first answer again; another body under that key is 422 `IDEMPOTENCY_KEY_REUSED`.',
   },
   result: {
@@ -139,7 +151,7 @@ const ENDPOINTS: Readonly<Record<Endpoint, { summary: string; citation: string; 
     citation: 'docs/protocol.md, "Execute"',
     text:
       'Creates a task and answers once it ends. A FAILED task is still 200, with the failure in ' +
-      '`result`. Past 20 s the answer is 504 `EXECUTE_TIMEOUT` with the `taskId`: the task goes on ' +
+      `\`result\`. Past ${EXECUTE_LIMIT_MS / 1000} s the answer is 504 \`EXECUTE_TIMEOUT\` with the \`taskId\`: the task goes on ` +
       'and can be read with Get Result.',
   },
   options: {
@@ -161,7 +173,7 @@ const DESCRIPTION = [
     '`UNAUTHENTICATED`. This document needs none.',
   '',
   'A CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) needs no token and is answered ' +
-    '204; every answer carries `Access-Control-Expose-Headers: x-task-id, location, retry-after`. A ' +
+    `204; every answer carries \`Access-Control-Expose-Headers: ${EXPOSED_HEADERS}\`. A ` +
     'method an endpoint does not take is 405 `METHOD_NOT_ALLOWED` with `Allow` ' +
     '(`#/components/responses/MethodNotAllowed`); a path that names no endpoint is 404 `NOT_FOUND`.',
   '',
@@ -173,8 +185,8 @@ const DESCRIPTION = [
   `Resumable streams (docs/protocol.md, "Resumable streams (0.4)"): every answer carries ` +
     `\`${RESUMABLE_HEADER}: 1\`; every message of a stream and of an events read has its position ` +
     "as its SSE `id:` (a custom event's uuid moves into the message as `eventId`); a task's " +
-    'messages are read again after a position with `GET /workflows/{task}/{id}/events` and ' +
-    "`Last-Event-ID`, and a page's tasks with one multiplexed read, `POST /workflows/events`. Only " +
+    `messages are read again after a position with \`GET ${pathOfSegments('events', '{task}', '{id}')}\` and ` +
+    `\`Last-Event-ID\`, and a page's tasks with one multiplexed read, \`POST ${FOLLOW_PATH}\`. Only ` +
     'the user who started a task reads its messages.',
   '',
   'A Submit, Stream or Execute body may carry members besides `params` (and `notification` on ' +
@@ -316,7 +328,7 @@ function streamItemSchema(set: OperationSet): JsonSchema {
 const EVENT_STREAM_TEXT =
   'Server-sent events (`text/event-stream; charset=utf-8`): each message is one ' +
   '`data: <JSON object>` line and a blank line, the object one of `x-itemSchema`. ' +
-  'A `: keep-alive` comment comes at least every 15 s of silence.';
+  `A \`: keep-alive\` comment comes at least every ${KEEP_ALIVE_MS / 1000} s of silence.`;
 
 /** The success answer of `endpoint`. */
 function successResponse(endpoint: Endpoint, set: OperationSet): [string, JsonSchema] {
@@ -507,7 +519,7 @@ function followPathItem(responseComponents: ResponseComponents): Record<string, 
       operationId: 'followEvents',
       summary: 'Multiplexed events read',
       description:
-        'The messages of 1 to 100 tasks, each after the position the page has, interleaved as ' +
+        `The messages of 1 to ${MAX_FOLLOWED_TASKS} tasks, each after the position the page has, interleaved as ` +
         'they happen, closed once every followed task has ended (its final message or its error). ' +
         'A task whose final message the page already has gets nothing (docs/protocol.md, ' +
         '"Resumable streams (0.4)").',
@@ -540,15 +552,11 @@ function pathItems(
   const endpoints: readonly Endpoint[] = ['submit', 'result', 'stream', 'execute', 'options'];
   const items: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
-    const path =
-      endpoint === 'result'
-        ? `/workflows/${set.pathName}/{id}/result`
-        : `/workflows/${set.pathName}/${endpoint}`;
-    items[path] = {
+    items[pathOfSegments(endpoint, set.pathName, '{id}')] = {
       [methodOf(endpoint).toLowerCase()]: operation(endpoint, set, responseComponents),
     };
   }
-  items[`/workflows/${set.pathName}/{id}/events`] = {
+  items[pathOfSegments('events', set.pathName, '{id}')] = {
     get: eventsOperation(set, responseComponents),
   };
   return items;
@@ -585,10 +593,6 @@ function taskTagDescription(task: AnyTaskDefinition): string {
 
 /** The shared parameters, headers and responses of the document. */
 function sharedComponents(): Record<string, Record<string, unknown>> {
-  const label = {
-    type: 'string',
-    pattern: '^[A-Za-z0-9._-]{1,64}$',
-  };
   return {
     parameters: {
       TaskName: {
@@ -596,7 +600,7 @@ function sharedComponents(): Record<string, Record<string, unknown>> {
         in: 'path',
         required: true,
         description: 'The task name; an unknown one is 404 `TASK_NOT_FOUND`.',
-        schema: { type: 'string', pattern: TASK_NAME_PATTERN.source },
+        schema: inlineSchema(taskNameSchema),
       },
       TaskId: {
         name: 'id',
@@ -610,23 +614,23 @@ function sharedComponents(): Record<string, Record<string, unknown>> {
         in: 'header',
         required: false,
         description: 'The calling platform; a malformed value is 400 `INVALID_HEADER`.',
-        schema: label,
+        schema: schemaRef('ClientLabel'),
       },
       Touchpoint: {
         name: 'x-touchpoint',
         in: 'header',
         required: false,
         description: 'The calling touchpoint; a malformed value is 400 `INVALID_HEADER`.',
-        schema: label,
+        schema: schemaRef('ClientLabel'),
       },
       IdempotencyKey: {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
         description:
-          '1 to 255 visible ASCII characters (else 400 `INVALID_HEADER`): the same key from the ' +
-          'same user for the same task within 24 h answers the first answer again.',
-        schema: { type: 'string', pattern: '^[!-~]{1,255}$' },
+          'A malformed key is 400 `INVALID_HEADER`; the same key from the same user for the same ' +
+          `task within ${IDEMPOTENCY_WINDOW} answers the first answer again.`,
+        schema: schemaRef('IdempotencyKey'),
       },
       LastEventId: {
         name: 'Last-Event-ID',
@@ -683,7 +687,7 @@ function sharedComponents(): Record<string, Record<string, unknown>> {
       Preflight: {
         description:
           'A CORS preflight, which needs no token: `Access-Control-Allow-Origin`, ' +
-          '`Access-Control-Allow-Methods`, `Access-Control-Allow-Headers` and `Access-Control-Max-Age: 600`.',
+          `\`Access-Control-Allow-Methods\`, \`Access-Control-Allow-Headers\` and \`Access-Control-Max-Age: ${PREFLIGHT_MAX_AGE_SECONDS}\`.`,
       },
     },
     securitySchemes: {

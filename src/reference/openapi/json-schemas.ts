@@ -16,7 +16,9 @@ import {
   followRequestSchema,
   positionSchema,
 } from '../../protocol/follow-schemas.js';
+import { clientLabelSchema, idempotencyKeySchema } from '../../protocol/headers.js';
 import { EVENT_ACTION_PATTERN } from '../../protocol/names.js';
+import { REFUSED_LINK_SCHEMES } from '../../protocol/links.js';
 import { notificationRequestSchema } from '../../protocol/notification.js';
 import {
   envelopeSchema,
@@ -34,7 +36,7 @@ import {
   submitAnswerSchema,
 } from '../../protocol/start-answers.js';
 import { knownStreamEventSchemas } from '../../protocol/stream-event-schemas.js';
-import { usageDetailSchema, usageSchema } from '../../protocol/usage.js';
+import { CREDITS_TOLERANCE, usageDetailSchema, usageSchema } from '../../protocol/usage.js';
 import { ERROR_REASON_STATUSES, type ErrorReason } from '../service-error.js';
 
 /** A JSON Schema (draft 2020-12), as a plain object. */
@@ -58,6 +60,23 @@ const CONVERSION = { target: 'draft-2020-12', io: 'input' } as const;
 export const ANSWERED_REASONS = (Object.keys(ERROR_REASON_STATUSES) as ErrorReason[]).filter(
   (reason) => ERROR_REASON_STATUSES[reason].length > 0,
 );
+
+/** `items` as English lists them: `a, b, and c`. */
+function listOf(items: readonly string[]): string {
+  return new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
+}
+
+/** A reason as the document names it with its status: 404 `RESULT_NOT_FOUND`. */
+function answeredAs(reason: ErrorReason): string {
+  return `${ERROR_REASON_STATUSES[reason].join(' or ')} \`${reason}\``;
+}
+
+/** The reasons a task of the multiplexed read may end with (docs/protocol.md, "Resumable streams (0.4)"). */
+const FOLLOWED_TASK_REASONS: readonly ErrorReason[] = [
+  'RESULT_NOT_FOUND',
+  'EVENTS_EXPIRED',
+  'EVENTS_UNAVAILABLE',
+];
 
 /** The schemas of src/protocol, by component name; a schema used inside another becomes a `$ref`. */
 const PROTOCOL_SCHEMAS: ReadonlyArray<readonly [string, z.core.$ZodType]> = [
@@ -83,16 +102,19 @@ const PROTOCOL_SCHEMAS: ReadonlyArray<readonly [string, z.core.$ZodType]> = [
   ['Position', positionSchema],
   ['FollowRequest', followRequestSchema],
   ['FollowMessage', followMessageSchema],
+  ['ClientLabel', clientLabelSchema],
+  ['IdempotencyKey', idempotencyKeySchema],
 ];
 
 /** What the zod schemas say only in code (refinements, the wire's rules around them). */
 const PROTOCOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  TaskId: 'A task id: an opaque string of 1 to 256 characters.',
+  TaskId:
+    'A task id: opaque, made by the service; never `.` or `..`, which a URL parser reads as path steps.',
   JsonObject: 'Any JSON object: its members belong to the task.',
   Usage:
     'Credits charged for a task and their per-tool breakdown. Beyond this schema: each entry has ' +
     '`credits = price × amount` (a failed entry may carry 0), and `credits` is the sum of `credits` ' +
-    'over the entries that did not fail, within a relative tolerance of 1e-6. A total that ' +
+    `over the entries that did not fail, within a relative tolerance of ${CREDITS_TOLERANCE.toExponential()}. A total that ` +
     'disagrees with its entries is a protocol error (docs/protocol.md, "Usage and credits").',
   UsageDetail: 'One tool of a usage record; an entry with `failed: true` was not charged.',
   Failure:
@@ -112,7 +134,7 @@ const PROTOCOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   NotificationRequest:
     'A completion notification (Submit only). Beyond this schema: every action needs a `deeplink` ' +
     'or a `mobileDeeplink`; a `deeplink` must be `https:`, a `mobileDeeplink` `https:` or an app ' +
-    'scheme; `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` and `http:` are refused (422 ' +
+    `scheme; ${listOf(REFUSED_LINK_SCHEMES.map((scheme) => `\`${scheme}\``))} are refused (422 ` +
     '`INVALID_NOTIFICATION`).',
   Position:
     'A message\'s position in its task\'s log (docs/protocol.md, "Resumable streams (0.4)"): ' +
@@ -120,10 +142,13 @@ const PROTOCOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   FollowRequest:
     'The body of the multiplexed read: the tasks to follow, each once (else 422 ' +
     '`INVALID_FOLLOW`), with the position the page has of each, or null for all its messages.',
+  ClientLabel: 'A `platform` or `x-touchpoint` value (docs/protocol.md, "Headers and tokens").',
+  IdempotencyKey:
+    'An `Idempotency-Key` (docs/protocol.md, "Idempotency"): a key of the caller\'s, visible ASCII.',
   FollowMessage:
     "One message of the multiplexed read: a task's stream message at its position, or, for a " +
-    'task that cannot be read, its error (404 `RESULT_NOT_FOUND`, 410 `EVENTS_EXPIRED`, 503 ' +
-    '`EVENTS_UNAVAILABLE`), after which that task sends nothing more.',
+    `task that cannot be read, its error (${listOf(FOLLOWED_TASK_REASONS.map(answeredAs))}), after ` +
+    'which that task sends nothing more.',
 };
 
 /** The schema of a custom `event.<action>` event: `type` is fixed, every other field the task's. */
@@ -138,6 +163,11 @@ function customEventSchema(): JsonSchema {
     },
     required: ['type'],
   };
+}
+
+/** The JSON Schema of a zod schema of src/protocol, to be written inline (a parameter's, say). */
+export function inlineSchema(schema: z.core.$ZodType): JsonSchema {
+  return embeddable(z.toJSONSchema(schema, CONVERSION) as JsonSchema);
 }
 
 /** Removes the keywords that only a schema document's root may carry. */

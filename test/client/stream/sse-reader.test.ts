@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createEventStreamParser,
   createEventStreamReader,
   EventTooLargeError,
 } from '../../../src/protocol/event-stream-reader.js';
@@ -188,5 +189,36 @@ describe('createEventStreamReader', () => {
     const open = [bytesOf(`data: 1\n\n${line}`), bytesOf('\n\ndata: 2\n\n')];
     expect((await readAll(open, 100)).messages).toHaveLength(3);
     await expect(readAll(open, 99)).rejects.toBeInstanceOf(EventTooLargeError);
+  });
+});
+
+describe('createEventStreamParser', () => {
+  it('hands every message over, empty data included, and every comment, as fed', () => {
+    const seen: string[] = [];
+    const parser = createEventStreamParser({
+      onMessage: ({ data, id }) => seen.push(`message ${JSON.stringify(data)} ${id ?? '-'}`),
+      onComment: (comment) => seen.push(`comment ${comment.trim()}`),
+      onText: (text) => seen.push(`text ${JSON.stringify(text)}`),
+    });
+    parser.feed(bytesOf(': keep-alive\n\nid: 7\ndata: a\n'));
+    parser.feed(bytesOf('\ndata:\n\n'));
+    parser.end();
+    expect(seen).toEqual([
+      'text ": keep-alive\\n\\nid: 7\\ndata: a\\n"',
+      'comment keep-alive',
+      'text "\\ndata:\\n\\n"',
+      'message "a" 7',
+      'message "" -',
+    ]);
+  });
+
+  it('ends a line at a CR that is the last byte of the body, as the reader does', () => {
+    const seen: string[] = [];
+    const parser = createEventStreamParser({ onMessage: ({ data }) => seen.push(data) });
+    parser.feed(bytesOf('data: last\r'));
+    parser.feed(bytesOf('\r'));
+    expect(seen).toEqual([]);
+    parser.end();
+    expect(seen).toEqual(['last']);
   });
 });

@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient, TaskwireError, type StreamEvent } from '../../../src/client/index.js';
+import { resumableReadsOf } from '../../../src/client/resumable-reads.js';
+import { failure } from '../../support/failure.js';
 import {
   completed,
   pause,
@@ -635,6 +637,22 @@ describe('client.stream', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('fails with protocol on an x-task-id that is no task id, which Get Result could not read', async () => {
+    for (const taskId of ['..', '.']) {
+      server = await startRawServer(async (_request, response) => {
+        startEventStream(response, taskId);
+        await writeApart(response, [sse(completed)]);
+        response.end();
+      });
+      const { events, error } = await collect(clientFor(server.url).stream('echo', {}));
+      expect(events).toEqual([]);
+      expect(error).toMatchObject({ code: 'protocol' });
+      expect(error?.message).toContain('x-task-id');
+      await server.close();
+    }
+    server = undefined;
+  });
+
   it('fails with protocol on a 200 text/html answer', async () => {
     server = await startRawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html', 'x-task-id': 'task-17' });
@@ -645,6 +663,27 @@ describe('client.stream', () => {
     expect(error?.message).toContain('text/html');
     expect(error?.taskId).toBe('task-17');
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('the short start', () => {
+  it('refuses a stream answer whose x-task-id is empty or no task id, as the stream does', async () => {
+    for (const taskId of ['', '..']) {
+      server = await startRawServer(async (_request, response) => {
+        startEventStream(response, taskId);
+        await writeApart(response, [sse(completed)]);
+        response.end();
+      });
+      const reads = resumableReadsOf(clientFor(server.url))!;
+      const error = await failure(reads.startDetached('echo', {}));
+      expect([taskId, error.code, error.message]).toEqual([
+        taskId,
+        'protocol',
+        expect.stringContaining('x-task-id'),
+      ]);
+      await server.close();
+    }
+    server = undefined;
   });
 });
 
@@ -717,6 +756,25 @@ describe('client.stream idle watchdog', () => {
     const { events, error } = await collect(idleClient(server.url).stream('echo', {}));
     expect(error).toBeUndefined();
     expect(events).toEqual([completed]);
+  });
+
+  it('gives the events read the same watchdog: what came in while the thread was busy is read, not resumed', async () => {
+    server = await startRawServer(async (_request, response) => {
+      startEventStream(response, 'task-busy');
+      await pause(50);
+      response.write(': keep-alive\n\n');
+      // Blocked for twice the watchdog period right after the keep-alive went out, as above.
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+      await pause(50);
+      response.end(`id: 0000000000000001\n${sse(completed)}`);
+    });
+    const read: unknown[] = [];
+    for await (const message of idleClient(server.url).events('echo', 'task-busy'))
+      read.push(message.event);
+    expect(read).toEqual([completed]);
+    // A read called silent would have been opened again.
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up on a service that never answers the POST, without a task id', async () => {
