@@ -68,6 +68,8 @@ export interface EventLog {
   /**
    * Appends one message (its JSON text) and resolves to its position; `final` ends the log (its
    * retention starts). Rejects when the log does not exist, has ended, or the store failed.
+   * Appends made one after the other without waiting (a relay's batch) take positions in the order
+   * they were made, and once one is refused none made after it is taken, so a log has no gap.
    */
   append(key: EventLogKey, message: string, final: boolean): Promise<string>;
   /**

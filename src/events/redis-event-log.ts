@@ -3,9 +3,10 @@
  * app servers behind a load balancer serve a read of a stream that another one relays. Each task
  * has a stream of its messages, whose entry ids are the messages' sequence numbers (`<n>-0`, so
  * that a position maps onto an id and back), and a hash of its owner and bounds. Appending and
- * creating are Lua scripts, each one atomic step: the byte bound trims the oldest entries as it
- * appends, the final message starts the retention (`PEXPIRE`), and the store's cap drops the logs
- * that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a connection
+ * creating are Lua scripts, each one atomic step: the appends of one task made in one turn go as
+ * one script run (one round trip for a chunk of a stream), the byte bound trims the oldest entries
+ * as it appends, the final message starts the retention (`PEXPIRE`), and the store's cap drops the
+ * logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a connection
  * of its own (`duplicate()`), since a blocked connection serves nothing else. It needs one Redis
  * (standalone, or a primary with replicas): its scripts reach several keys of one task.
  */
@@ -62,6 +63,8 @@ const MARKER_MS = 24 * 60 * 60 * 1000;
 const BATCH = 256;
 /** How long one `XREAD` blocks before the read looks whether its log is still there. */
 const BLOCK_MS = 1000;
+/** The most appends one script run takes: a larger batch goes as several, one after the other. */
+const APPENDS_PER_SCRIPT = 512;
 
 /**
  * Creates a log (KEYS: hash, stream, tasks, ended, clock; ARGV: owner, maxTasks, marker ms, base):
@@ -94,19 +97,38 @@ return 1
 `;
 
 /**
- * Appends a message (KEYS: hash, stream, ended, clock; ARGV: message, final, maxLogBytes,
- * retention ms, marker ms, base): its sequence number. The oldest entries go while the log holds
- * more than `maxLogBytes` (never the newest); the final one ends the log and starts its retention.
+ * Appends messages in order (KEYS: hash, stream, ended, clock; ARGV: maxLogBytes, retention ms,
+ * marker ms, base, the sequence the first must take or `0`, then each message and its final flag,
+ * `0` or `1`): `{ appended, first sequence, refusal }`. Nothing is appended when the log is not
+ * where the caller expects it (`GAP`: an earlier append failed), has ended (`ENDED`) or is not there
+ * (`NOLOG`); the messages after a final one are refused `ENDED`. Then the oldest entries go while
+ * the log holds more than `maxLogBytes` (never the newest), and a final message ends the log and
+ * starts its retention. Only a final entry has the field `f`.
  */
 const APPEND_SCRIPT = `
 local meta = redis.call('HMGET', KEYS[1], 'owner', 'ended', 'gone', 'last', 'first', 'bytes')
-if not meta[1] or meta[3] == '1' then return redis.error_reply('NOLOG no log of this task is open') end
-if meta[2] == '1' then return redis.error_reply('ENDED the log has ended') end
-local sequence = tonumber(meta[4]) + 1
-redis.call('XADD', KEYS[2], sequence .. '-0', 'm', ARGV[1], 'f', ARGV[2])
-local bytes = tonumber(meta[6]) + string.len(ARGV[1])
+if not meta[1] or meta[3] == '1' then return {0, 0, 'NOLOG'} end
+if meta[2] == '1' then return {0, 0, 'ENDED'} end
+local last = tonumber(meta[4])
+if ARGV[5] ~= '0' and tonumber(ARGV[5]) ~= last + 1 then return {0, 0, 'GAP'} end
 local first = tonumber(meta[5])
-while bytes > tonumber(ARGV[3]) and first < sequence do
+local bytes = tonumber(meta[6])
+local ended = false
+local index = 6
+while index < #ARGV and not ended do
+  last = last + 1
+  ended = ARGV[index + 1] == '1'
+  if ended then
+    redis.call('XADD', KEYS[2], last .. '-0', 'm', ARGV[index], 'f', '1')
+  else
+    redis.call('XADD', KEYS[2], last .. '-0', 'm', ARGV[index])
+  end
+  bytes = bytes + string.len(ARGV[index])
+  index = index + 2
+end
+local appended = (index - 6) / 2
+local maxBytes = tonumber(ARGV[1])
+while bytes > maxBytes and first < last do
   local oldest = redis.call('XRANGE', KEYS[2], first .. '-0', first .. '-0')[1]
   if oldest then
     bytes = bytes - string.len(oldest[2][2])
@@ -114,14 +136,14 @@ while bytes > tonumber(ARGV[3]) and first < sequence do
   end
   first = first + 1
 end
-redis.call('HSET', KEYS[1], 'last', sequence, 'first', first, 'bytes', bytes)
-if ARGV[2] == '1' then
+redis.call('HSET', KEYS[1], 'last', last, 'first', first, 'bytes', bytes)
+if ended then
   redis.call('HSET', KEYS[1], 'ended', '1')
-  redis.call('PEXPIRE', KEYS[2], ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) + tonumber(ARGV[5]))
-  redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[6])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]))
+  redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[4])
 end
-return sequence
+return {appended, last - appended + 1, ended and 'ENDED' or ''}
 `;
 
 /**
@@ -137,6 +159,21 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[3])
 return 1
 `;
+
+/** Why the append script refused a message (`NOLOG`, `GAP`, else `ENDED`), in words. */
+function refusalMessage(refusal: string): string {
+  if (refusal === 'NOLOG') return 'No log of this task is open.';
+  if (refusal === 'GAP') return 'An earlier append to this log failed.';
+  return "The task's log has ended.";
+}
+
+/** An append on its way to Redis, with its caller's promise. */
+interface WaitingAppend {
+  message: string;
+  final: boolean;
+  resolve(position: string): void;
+  reject(error: unknown): void;
+}
 
 /** An entry as `XRANGE` and `XREAD` answer it: its id and its fields. */
 type StreamEntry = [id: string, fields: string[]];
@@ -277,6 +314,61 @@ export function redisEventLog(
     }
   }
 
+  /** Appends made in this turn and not yet sent, per task (its base), in the order they came. */
+  const waitingAppends = new Map<string, WaitingAppend[]>();
+  /**
+   * The sequence the next append of a task will take, for the logs this instance created and
+   * appends to: each script run says where it expects the log, so that no run appends after one
+   * that failed before it (a gap the positions would not show).
+   */
+  const nextSequences = new Map<string, number>();
+
+  /** Sends the waiting appends of a task, in order, as few script runs as their number allows. */
+  function sendAppends(base: string): void {
+    const waiting = waitingAppends.get(base);
+    if (waiting === undefined) return;
+    waitingAppends.delete(base);
+    for (let start = 0; start < waiting.length; start += APPENDS_PER_SCRIPT) {
+      const appends = waiting.slice(start, start + APPENDS_PER_SCRIPT);
+      const expected = nextSequences.get(base);
+      if (expected !== undefined) nextSequences.set(base, expected + appends.length);
+      void runAppends(base, appends, expected ?? 0);
+    }
+  }
+
+  async function runAppends(base: string, appends: WaitingAppend[], expected: number) {
+    let answer: [appended: number, first: number, refusal: string];
+    try {
+      answer = await command([
+        'EVAL',
+        APPEND_SCRIPT,
+        '4',
+        hashOf(base),
+        streamOf(base),
+        `${prefix}ended`,
+        `${prefix}clock`,
+        String(maxLogBytes),
+        String(Math.ceil(retentionMs)),
+        String(MARKER_MS),
+        base,
+        String(expected),
+        ...appends.flatMap(({ message, final }) => [message, final ? '1' : '0']),
+      ]);
+    } catch (error) {
+      // The expected sequence stays as if these were appended: the next run is refused unless
+      // they were (a reply lost with its connection), so none appends after a gap.
+      for (const append of appends) append.reject(error);
+      return;
+    }
+    const [appended, first, refusal] = answer;
+    // An ended log takes nothing more, whoever appends: it needs no expectation.
+    if (refusal === 'ENDED') nextSequences.delete(base);
+    appends.forEach((append, index) => {
+      if (index < appended) append.resolve(formatPosition(first + index));
+      else append.reject(new Error(refusalMessage(refusal)));
+    });
+  }
+
   return {
     async create(key, owner) {
       const base = baseOf(key);
@@ -294,31 +386,31 @@ export function redisEventLog(
         String(MARKER_MS),
         base,
       ]);
-      return Number(created) === 1;
+      if (Number(created) !== 1) return false;
+      nextSequences.set(base, 1);
+      return true;
     },
 
-    async append(key, message, final) {
+    append(key, message, final) {
       const base = baseOf(key);
-      const sequence = await command<number>([
-        'EVAL',
-        APPEND_SCRIPT,
-        '4',
-        hashOf(base),
-        streamOf(base),
-        `${prefix}ended`,
-        `${prefix}clock`,
-        message,
-        final ? '1' : '0',
-        String(maxLogBytes),
-        String(Math.ceil(retentionMs)),
-        String(MARKER_MS),
-        base,
-      ]);
-      return formatPosition(Number(sequence));
+      return new Promise<string>((resolve, reject) => {
+        let waiting = waitingAppends.get(base);
+        if (waiting === undefined) {
+          waiting = [];
+          waitingAppends.set(base, waiting);
+          // The appends of one task made in one turn go to Redis together: one script run and one
+          // round trip for a chunk of the service's stream, rather than one each.
+          queueMicrotask(() => sendAppends(base));
+        }
+        waiting.push({ message, final, resolve, reject });
+      });
     },
 
     async abandon(key) {
       const base = baseOf(key);
+      // Appends made before it go first, as they were made.
+      sendAppends(base);
+      nextSequences.delete(base);
       await command<number>([
         'EVAL',
         ABANDON_SCRIPT,

@@ -95,6 +95,30 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       expect(entries.map((entry) => entry.final)).toEqual(positions.map((_, i) => i === 119));
     });
 
+    it('takes appends made together in the order they were made, none after a final one', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      const first = await log.append(key, message(0), false);
+      // Made one after the other without waiting, as a relay appends a chunk of a stream.
+      const appends = Array.from({ length: 50 }, (_, index) =>
+        log.append(key, message(index + 1), index === 39),
+      );
+      const settled = await Promise.allSettled(appends);
+      const positions = settled.flatMap((result) =>
+        result.status === 'fulfilled' ? [result.value] : [],
+      );
+      expect(positions).toHaveLength(40);
+      expect([first, ...positions]).toEqual([first, ...positions].sort());
+      expect(new Set([first, ...positions]).size).toBe(41);
+      expect(settled.slice(40).every((result) => result.status === 'rejected')).toBe(true);
+      const entries = await readAll(log, key, undefined);
+      expect(entries.map((entry) => entry.message)).toEqual(
+        Array.from({ length: 41 }, (_, index) => message(index)),
+      );
+      expect(entries.map((entry) => entry.position)).toEqual([first, ...positions]);
+    });
+
     it('reads what is kept, then the live messages, and ends after the final one', async () => {
       const log = await make();
       const key = newKey();

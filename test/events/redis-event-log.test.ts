@@ -65,6 +65,89 @@ describe('redisEventLog', () => {
     client.destroy();
   });
 
+  it('sends the appends of one task made together to Redis as one command', async () => {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const sent: string[] = [];
+    // The app's client, counting the commands the log sends through it.
+    const counting: RedisEventLogClient = {
+      sendCommand: (args, options) => {
+        sent.push(args[0] ?? '');
+        return client.sendCommand(args, options);
+      },
+      duplicate: (overrides) => client.duplicate(overrides) as RedisEventLogClient,
+      connect: () => client.connect(),
+      destroy: () => client.destroy(),
+      on: (event, listener) => client.on(event, listener),
+    };
+    const log = redisEventLog({ client: counting, keyPrefix: 'together:' });
+    try {
+      const key = { taskName: 'echo', taskId: 'together' };
+      await log.create(key, 'user');
+      sent.length = 0;
+      const positions = await Promise.all(
+        Array.from({ length: 100 }, (_, index) =>
+          log.append(key, JSON.stringify({ index }), index === 99),
+        ),
+      );
+      expect(sent).toEqual(['EVAL']);
+      expect(positions).toEqual(
+        Array.from({ length: 100 }, (_, index) => String(index + 1).padStart(16, '0')),
+      );
+    } finally {
+      await log.close();
+      client.destroy();
+    }
+  });
+
+  it('refuses the appends sent after one that failed, rather than leave a gap in the log', async () => {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    let failNext = false;
+    // The app's client, failing one command as a Redis that refused it would (out of memory).
+    const failing: RedisEventLogClient = {
+      sendCommand: (args, options) => {
+        if (failNext && args[0] === 'EVAL') {
+          failNext = false;
+          return Promise.reject(new Error('OOM command not allowed'));
+        }
+        return client.sendCommand(args, options);
+      },
+      duplicate: (overrides) => client.duplicate(overrides) as RedisEventLogClient,
+      connect: () => client.connect(),
+      destroy: () => client.destroy(),
+      on: (event, listener) => client.on(event, listener),
+    };
+    const log = redisEventLog({ client: failing, keyPrefix: 'gap:' });
+    try {
+      const key = { taskName: 'echo', taskId: 'gap' };
+      await log.create(key, 'user');
+      await log.append(key, '{"n":1}', false);
+      failNext = true;
+      const lost = log.append(key, '{"n":2}', false);
+      await expect(lost).rejects.toThrow('OOM');
+      // Redis takes commands again, but the message before this one is missing.
+      await expect(log.append(key, '{"n":3}', false)).rejects.toThrow(
+        'An earlier append to this log failed.',
+      );
+      // The relay gives up on such a log; a read gets what it holds, then learns it broke.
+      await log.abandon(key);
+      const read = await log.read(key, 'user', undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const messages: string[] = [];
+      const end = await (async () => {
+        for await (const entry of read.entries) messages.push(entry.message);
+      })().catch((error: unknown) => error);
+      expect(messages).toEqual(['{"n":1}']);
+      expect((end as EventLogError).kind).toBe('expired');
+    } finally {
+      await log.close();
+      client.destroy();
+    }
+  });
+
   it('ends a live read with an unavailable error when Redis goes away, and comes back with it', async () => {
     const own = await startRedisServer();
     const log = redisEventLog({ url: own.url });
