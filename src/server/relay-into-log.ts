@@ -51,6 +51,16 @@ function loggedMessage(
   id: string | undefined,
   upstreamResumable: boolean,
 ): LoggedMessage {
+  // A message that is neither final nor a custom event is logged as it came, unread: both need
+  // their `type` written out, which takes these words unless the text holds escapes.
+  if (
+    !data.includes('"task.completed"') &&
+    !data.includes('"task.failed"') &&
+    !data.includes('"event.') &&
+    !data.includes('\\')
+  ) {
+    return { message: data, final: false };
+  }
   let value: unknown;
   try {
     value = JSON.parse(data);

@@ -25,6 +25,7 @@ import type { EventLog } from '../../src/events/event-log.js';
 import { memoryEventLog } from '../../src/events/memory-event-log.js';
 import { failure } from '../support/failure.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRecordingUpstream } from './recording-upstream.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -221,6 +222,35 @@ describe('createTaskProxy with an event log', () => {
     // It read the log once, after the last position the relay had handed it.
     expect(watched.reads).toEqual([expect.stringMatching(/^\d{16}$/)]);
     expect(Number(watched.reads[0])).toBeGreaterThan(0);
+  });
+
+  it('tells the final message and the custom events however the service writes their type', async () => {
+    const upstream = await startRecordingUpstream((_request, outgoing) => {
+      outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'x-task-id': 'task-1' });
+      outgoing.write('data: {"type":"task.progress","percent":50,"estimatedSecondsLeft":1}\n\n');
+      outgoing.write(
+        'id: 0b7c1c52-4c8e-4d0e-9d43-1d2a8c3f5e6a\ndata: {"type":"event.fr\\u0061me","n":1}\n\n',
+      );
+      outgoing.write('data: {"type" : "task.compl\\u0065ted","result":{"ok":true}}\n\n');
+      // The service holds its connection open: only the final message ends the relay.
+    });
+    const proxy = await startProxy({ url: upstream.url, posts: [] });
+    const answer = await fetch(`${proxy.url}/workflows/render-video/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ params: {} }),
+    });
+    const messages = messagesOf(await answer.text());
+    expect(messages.map((message) => JSON.parse(message.data) as unknown)).toEqual([
+      { type: 'task.progress', percent: 50, estimatedSecondsLeft: 1 },
+      { type: 'event.frame', n: 1, eventId: '0b7c1c52-4c8e-4d0e-9d43-1d2a8c3f5e6a' },
+      { type: 'task.completed', result: { ok: true } },
+    ]);
+    // The log has ended with it: a read after it has nothing more to wait for.
+    const after = await fetch(`${proxy.url}/workflows/render-video/task-1/events`, {
+      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'last-event-id': messages[2]!.id! },
+    });
+    expect(after.status).toBe(204);
   });
 
   it('answers another user, a task off the allow-list and a request without a user as it should', async () => {
