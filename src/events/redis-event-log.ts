@@ -6,9 +6,10 @@
  * creating are Lua scripts, each one atomic step: the appends of one task made in one turn go as
  * one script run (one round trip for a chunk of a stream), the byte bound trims the oldest entries
  * as it appends, the final message starts the retention (`PEXPIRE`), and the store's cap drops the
- * logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a connection
- * of its own (`duplicate()`), since a blocked connection serves nothing else. It needs one Redis
- * (standalone, or a primary with replicas): its scripts reach several keys of one task.
+ * logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a
+ * connection of its own (`duplicate()`), since a blocked connection serves nothing else; while the
+ * log is live that is one `XREAD` per wake-up. It needs one Redis (standalone, or a primary with
+ * replicas): its scripts reach several keys of one task.
  */
 import { createClient } from 'redis';
 import {
@@ -178,6 +179,24 @@ interface WaitingAppend {
 /** An entry as `XRANGE` and `XREAD` answer it: its id and its fields. */
 type StreamEntry = [id: string, fields: string[]];
 
+/**
+ * What `XREAD` answers for one stream: a map of stream to entries under RESP3 (node-redis 5 and
+ * later, an object), a list of `[stream, entries]` under RESP2, `null` when it timed out.
+ */
+type XreadReply =
+  | Record<string, StreamEntry[]>
+  | Map<string, StreamEntry[]>
+  | Array<[string, StreamEntry[]]>
+  | null;
+
+/** The entries of `stream` in an `XREAD` answer, whichever protocol the client speaks. */
+function entriesOfReply(answer: XreadReply, stream: string): StreamEntry[] {
+  if (answer === null) return [];
+  if (Array.isArray(answer)) return answer.find(([name]) => name === stream)?.[1] ?? [];
+  if (answer instanceof Map) return answer.get(stream) ?? [];
+  return answer[stream] ?? [];
+}
+
 /** The state of a log, as its hash holds it. */
 interface LogState {
   owner: string | null;
@@ -253,14 +272,19 @@ export function redisEventLog(
     let blocking: RedisEventLogClient | undefined;
     const abortBlocking = () => blocking?.destroy();
     signal.addEventListener('abort', abortBlocking, { once: true });
+    // Set while the last XREAD found entries: the log is live, and the next XREAD follows it at
+    // once, with no catch-up or state between (a gap still shows in the sequence numbers).
+    let following = false;
     try {
       for (;;) {
         if (signal.aborted) return;
-        let batch = await command<StreamEntry[]>(
-          ['XRANGE', stream, `(${cursor}-0`, '+', 'COUNT', String(BATCH)],
-          signal,
-        );
-        if (batch.length === 0) {
+        let batch: StreamEntry[] = following
+          ? []
+          : await command<StreamEntry[]>(
+              ['XRANGE', stream, `(${cursor}-0`, '+', 'COUNT', String(BATCH)],
+              signal,
+            );
+        if (batch.length === 0 && !following) {
           const state = await stateOf(base, signal);
           if (state.gone || state.owner === null) {
             throw new EventLogError('expired', 'The log went while it was read.');
@@ -278,19 +302,22 @@ export function redisEventLog(
           }
           // Ended with nothing after the cursor: the reader already had the final message.
           if (state.ended) return;
+        }
+        if (batch.length === 0) {
           if (blocking === undefined) {
             blocking = client.duplicate({ disableOfflineQueue: true });
             blocking.on('error', ignoreError);
             await blocking.connect();
           }
-          const answer = await blocking.sendCommand<[string, StreamEntry[]][] | null>(
+          const answer = await blocking.sendCommand<XreadReply>(
             [
               ...['XREAD', 'COUNT', String(BATCH), 'BLOCK', String(BLOCK_MS)],
               ...['STREAMS', stream, `${cursor}-0`],
             ],
             { timeout: BLOCK_MS * 5 },
           );
-          batch = answer?.[0]?.[1] ?? [];
+          batch = entriesOfReply(answer, stream);
+          following = batch.length > 0;
           if (batch.length === 0) continue;
         }
         for (const [id, fields] of batch) {

@@ -101,6 +101,55 @@ describe('redisEventLog', () => {
     }
   });
 
+  it.each([2, 3] as const)(
+    'follows a live log with one XREAD per message it waits for, no catch-up or state between (RESP%i)',
+    async (RESP) => {
+      const client = createClient({ url: redis.url, RESP });
+      client.on('error', () => undefined);
+      await client.connect();
+      const sent: string[] = [];
+      let blocked = (): void => {};
+      // The reader's client, counting the commands it sends, its blocking connection's included.
+      const counting = (inner: RedisEventLogClient): RedisEventLogClient => ({
+        sendCommand: (args, options) => {
+          sent.push(args[0] ?? '');
+          if (args[0] === 'XREAD') blocked();
+          return inner.sendCommand(args, options);
+        },
+        duplicate: (overrides) => counting(inner.duplicate(overrides)),
+        connect: () => inner.connect(),
+        destroy: () => inner.destroy(),
+        on: (event, listener) => inner.on(event, listener),
+      });
+      const writer = redisEventLog({ url: redis.url, keyPrefix: `live${RESP}:` });
+      const reader = redisEventLog({
+        client: counting(client as RedisEventLogClient),
+        keyPrefix: `live${RESP}:`,
+      });
+      try {
+        const key = { taskName: 'echo', taskId: 'live' };
+        await writer.create(key, 'user');
+        const read = await reader.read(key, 'user', undefined, new AbortController().signal);
+        if (read.status !== 'ok') throw new Error(read.status);
+        const iterator = read.entries[Symbol.asyncIterator]();
+        for (let index = 1; index <= 20; index++) {
+          const waiting = new Promise<void>((resolve) => (blocked = resolve));
+          const next = iterator.next();
+          // Appended while the reader waits in XREAD, as a live task's next message comes.
+          await waiting;
+          await writer.append(key, JSON.stringify({ index }), index === 20);
+          expect((await next).value).toMatchObject({ message: JSON.stringify({ index }) });
+        }
+        expect((await iterator.next()).done).toBe(true);
+        // The read's state, its first catch-up and its first state check; then XREADs only.
+        expect(sent.filter((command) => command !== 'XREAD').length).toBeLessThanOrEqual(4);
+      } finally {
+        await Promise.all([writer.close(), reader.close()]);
+        client.destroy();
+      }
+    },
+  );
+
   it('refuses the appends sent after one that failed, rather than leave a gap in the log', async () => {
     const client = createClient({ url: redis.url });
     client.on('error', () => undefined);
