@@ -261,14 +261,27 @@ export function redisEventLog(
     };
   }
 
-  /** The entries of one task after `cursor`: catch-up with XRANGE, then XREAD BLOCK. */
+  /** The first entries of `stream` after the sequence number `cursor`, at most `BATCH`. */
+  function entriesAfter(stream: string, cursor: number, signal: AbortSignal) {
+    return command<StreamEntry[]>(
+      ['XRANGE', stream, `(${cursor}-0`, '+', 'COUNT', String(BATCH)],
+      signal,
+    );
+  }
+
+  /**
+   * The entries of one task after `cursor`: catch-up with XRANGE (the first batch already read as
+   * `caughtUp`), then XREAD BLOCK.
+   */
   async function* entriesOf(
     base: string,
     after: number,
+    caughtUp: StreamEntry[],
     signal: AbortSignal,
   ): AsyncGenerator<EventLogEntry> {
     const stream = streamOf(base);
     let cursor = after;
+    let first: StreamEntry[] | undefined = caughtUp;
     let blocking: RedisEventLogClient | undefined;
     const abortBlocking = () => blocking?.destroy();
     signal.addEventListener('abort', abortBlocking, { once: true });
@@ -280,10 +293,8 @@ export function redisEventLog(
         if (signal.aborted) return;
         let batch: StreamEntry[] = following
           ? []
-          : await command<StreamEntry[]>(
-              ['XRANGE', stream, `(${cursor}-0`, '+', 'COUNT', String(BATCH)],
-              signal,
-            );
+          : (first ?? (await entriesAfter(stream, cursor, signal)));
+        first = undefined;
         if (batch.length === 0 && !following) {
           const state = await stateOf(base, signal);
           if (state.gone || state.owner === null) {
@@ -455,25 +466,30 @@ export function redisEventLog(
     async read(key, owner, after, signal): Promise<EventLogRead> {
       const base = baseOf(key);
       const cursor = after === undefined ? 0 : parsePosition(after);
+      let caughtUp: StreamEntry[];
       try {
-        const state = await stateOf(base, signal);
+        // The state and the first entries in one round trip: a read's first event waits for one.
+        const [state, entries] = await Promise.all([
+          stateOf(base, signal),
+          cursor === undefined ? [] : entriesAfter(streamOf(base), cursor, signal),
+        ]);
         if (state.owner !== owner) return { status: 'not-found' };
         if (cursor === undefined) return { status: 'not-found' };
         if (state.gone || state.first > cursor + 1) return { status: 'expired' };
         if (state.ended && state.last <= cursor) {
           return { status: state.abandoned ? 'expired' : 'ended' };
         }
-        // Past retention the stream is gone while its hash, the marker, stays a day more.
-        if (state.ended && (await command<number>(['EXISTS', streamOf(base)], signal)) === 0) {
-          return { status: 'expired' };
-        }
+        // Past retention the stream is gone (while its hash, the marker, stays a day more): an
+        // ended log with messages after the cursor and none to read.
+        if (state.ended && entries.length === 0) return { status: 'expired' };
+        caughtUp = entries;
       } catch (error) {
         throw new EventLogError('unavailable', 'Redis could not be read.', { cause: error });
       }
       const controller = new AbortController();
       reads.add(controller);
       const combined = AbortSignal.any([signal, controller.signal]);
-      const entries = entriesOf(base, cursor, combined);
+      const entries = entriesOf(base, cursor, caughtUp, combined);
       return {
         status: 'ok',
         entries: {

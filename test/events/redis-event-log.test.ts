@@ -150,6 +150,44 @@ describe('redisEventLog', () => {
     },
   );
 
+  it("asks for a read's state and its first entries together: its first event waits for one round trip", async () => {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const timeline: string[] = [];
+    // The reader's client, writing down when each command went and when its answer came.
+    const timed: RedisEventLogClient = {
+      sendCommand: async (args, options) => {
+        timeline.push(`${args[0]} sent`);
+        try {
+          return await client.sendCommand(args, options);
+        } finally {
+          timeline.push(`${args[0]} answered`);
+        }
+      },
+      duplicate: (overrides) => client.duplicate(overrides) as RedisEventLogClient,
+      connect: () => client.connect(),
+      destroy: () => client.destroy(),
+      on: (event, listener) => client.on(event, listener),
+    };
+    const writer = redisEventLog({ url: redis.url, keyPrefix: 'first:' });
+    const reader = redisEventLog({ client: timed, keyPrefix: 'first:' });
+    try {
+      const key = { taskName: 'echo', taskId: 'first' };
+      await writer.create(key, 'user');
+      await writer.append(key, '{"n":1}', false);
+      await writer.append(key, '{"n":2}', true);
+      const read = await reader.read(key, 'user', undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const first = await read.entries[Symbol.asyncIterator]().next();
+      expect(first.value).toMatchObject({ message: '{"n":1}' });
+      expect(timeline).toEqual(['HMGET sent', 'XRANGE sent', 'HMGET answered', 'XRANGE answered']);
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+      client.destroy();
+    }
+  });
+
   it('refuses the appends sent after one that failed, rather than leave a gap in the log', async () => {
     const client = createClient({ url: redis.url });
     client.on('error', () => undefined);
