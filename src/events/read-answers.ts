@@ -191,7 +191,7 @@ export async function answerEventsRead(
   if (read.status === 'not-found') return { refusal: NOT_FOUND };
   if (read.status === 'expired') return { refusal: EXPIRED };
   if (read.status === 'ended') return { ended: true };
-  const chunks = textChunks(read.entries[Symbol.asyncIterator](), entryText);
+  const chunks = textChunks(read.batches[Symbol.asyncIterator](), batchText);
   return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
 }
 
@@ -206,17 +206,15 @@ export function answerBatches(
   options: ReadOptions,
 ): ReadAnswer {
   const controller = linkedController(options.signal);
-  const chunks = textChunks(openBatches(controller.signal), (batch) => {
-    let text = '';
-    for (const entry of batch) text += entryText(entry);
-    return text;
-  });
+  const chunks = textChunks(openBatches(controller.signal), batchText);
   return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
 }
 
-/** An entry as one SSE message, its position as the `id:`. */
-function entryText(entry: EventLogEntry): string {
-  return formatServerSentEvent(entry.message, entry.position);
+/** A batch of entries as SSE messages, each with its position as the `id:`. */
+function batchText(batch: readonly EventLogEntry[]): string {
+  let text = '';
+  for (const entry of batch) text += formatServerSentEvent(entry.message, entry.position);
+  return text;
 }
 
 /** The SSE text of each item of `items`, written by `text`. */
@@ -342,7 +340,11 @@ async function* taskChunks(
       yield errorMessage(task, read.status === 'expired' ? EXPIRED : NOT_FOUND);
       return;
     }
-    for await (const entry of read.entries) yield entryMessage(task, entry);
+    for await (const batch of read.batches) {
+      let text = '';
+      for (const entry of batch) text += entryMessage(task, entry);
+      yield text;
+    }
   } catch (error) {
     if (!signal.aborted) yield errorMessage(task, refusalOf(error));
   }

@@ -270,15 +270,15 @@ export function redisEventLog(
   }
 
   /**
-   * The entries of one task after `cursor`: catch-up with XRANGE (the first batch already read as
-   * `caughtUp`), then XREAD BLOCK.
+   * The entries of one task after `cursor`, a batch per answer: catch-up with XRANGE (the first
+   * batch already read as `caughtUp`), then XREAD BLOCK.
    */
-  async function* entriesOf(
+  async function* batchesOf(
     base: string,
     after: number,
     caughtUp: StreamEntry[],
     signal: AbortSignal,
-  ): AsyncGenerator<EventLogEntry> {
+  ): AsyncGenerator<EventLogEntry[]> {
     const stream = streamOf(base);
     let cursor = after;
     let first: StreamEntry[] | undefined = caughtUp;
@@ -331,16 +331,24 @@ export function redisEventLog(
           following = batch.length > 0;
           if (batch.length === 0) continue;
         }
+        const entries: EventLogEntry[] = [];
+        let dropped = false;
         for (const [id, fields] of batch) {
           const sequence = Number(id.slice(0, id.indexOf('-')));
           if (sequence !== cursor + 1) {
-            throw new EventLogError('expired', 'The messages after this position were dropped.');
+            dropped = true;
+            break;
           }
           cursor = sequence;
           const final = fields[3] === '1';
-          yield { position: formatPosition(sequence), message: fields[1] ?? '', final };
-          if (final) return;
+          entries.push({ position: formatPosition(sequence), message: fields[1] ?? '', final });
+          if (final) break;
         }
+        if (entries.length > 0) yield entries;
+        if (dropped) {
+          throw new EventLogError('expired', 'The messages after this position were dropped.');
+        }
+        if (entries.at(-1)?.final) return;
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -489,13 +497,13 @@ export function redisEventLog(
       const controller = new AbortController();
       reads.add(controller);
       const combined = AbortSignal.any([signal, controller.signal]);
-      const entries = entriesOf(base, cursor, caughtUp, combined);
+      const batches = batchesOf(base, cursor, caughtUp, combined);
       return {
         status: 'ok',
-        entries: {
+        batches: {
           async *[Symbol.asyncIterator]() {
             try {
-              yield* entries;
+              yield* batches;
             } finally {
               reads.delete(controller);
             }

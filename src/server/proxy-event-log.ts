@@ -139,7 +139,8 @@ export async function claimShortStart(
   const read = await log.read(key, owner, undefined, signal).catch(() => undefined);
   if (read?.status === 'ok') {
     try {
-      for await (const entry of read.entries) {
+      for await (const [entry] of read.batches) {
+        if (entry === undefined) continue;
         const first = JSON.parse(entry.message) as { taskId: string; fingerprint: string };
         if (first.fingerprint !== fingerprint) {
           return {

@@ -49,7 +49,7 @@ export function createRelayTail(log: EventLog, key: EventLogKey, owner: string):
     if (read.status !== 'ok') {
       throw new EventLogError('expired', 'The messages after this position are no longer kept.');
     }
-    for await (const entry of read.entries) yield [entry];
+    yield* read.batches;
   }
 
   return {

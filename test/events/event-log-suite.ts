@@ -31,6 +31,12 @@ const OTHER = 'user-b';
 /** A message's JSON text, numbered. */
 const message = (index: number) => JSON.stringify({ type: 'task.progress', percent: index });
 
+/** The entries of a read that is `ok`, one after the other, whatever batches the store gave. */
+export async function* entriesOf(read: EventLogRead): AsyncGenerator<EventLogEntry> {
+  if (read.status !== 'ok') throw new Error(`The read is ${read.status}.`);
+  for await (const batch of read.batches) yield* batch;
+}
+
 /** Every entry of a read that must be `ok`. */
 async function readAll(
   log: EventLog,
@@ -41,7 +47,7 @@ async function readAll(
   const read = await log.read(key, owner, after, new AbortController().signal);
   if (read.status !== 'ok') throw new Error(`The read is ${read.status}.`);
   const entries: EventLogEntry[] = [];
-  for await (const entry of read.entries) entries.push(entry);
+  for await (const entry of entriesOf(read)) entries.push(entry);
   return entries;
 }
 
@@ -119,6 +125,23 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       expect(entries.map((entry) => entry.position)).toEqual([first, ...positions]);
     });
 
+    it('hands out what it keeps in batches of several entries, none empty', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      await Promise.all(
+        Array.from({ length: 300 }, (_, index) => log.append(key, message(index), index === 299)),
+      );
+      const read = await log.read(key, OWNER, undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const sizes: number[] = [];
+      for await (const batch of read.batches) sizes.push(batch.length);
+      expect(sizes.every((size) => size > 0)).toBe(true);
+      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(300);
+      // A reader writes a batch at once: far fewer writes than entries.
+      expect(sizes.length).toBeLessThanOrEqual(10);
+    });
+
     it('reads what is kept, then the live messages, and ends after the final one', async () => {
       const log = await make();
       const key = newKey();
@@ -127,7 +150,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       expect(read.status).toBe('ok');
       if (read.status !== 'ok') return;
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       const seen: string[] = [];
       for (let index = 0; index < 3; index++) seen.push((await iterator.next()).value.message);
       // The read waits for the next message, which comes later.
@@ -167,14 +190,14 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       for (let index = 1; index <= 10; index++) {
         const read = await log.read(key, OWNER, after, new AbortController().signal);
         if (read.status !== 'ok') throw new Error(read.status);
-        const iterator = read.entries[Symbol.asyncIterator]();
+        const iterator = entriesOf(read);
         const next = iterator.next();
         await log.append(key, message(index), index === 10);
         const entry = (await next).value as EventLogEntry;
         seen.push(entry.message);
         after = entry.position;
         // The reader leaves mid-read (a dropped connection) and comes back after its position.
-        await iterator.return?.();
+        await iterator.return(undefined);
       }
       expect(seen).toEqual(Array.from({ length: 10 }, (_, index) => message(index + 1)));
     });
@@ -217,7 +240,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const positions = await appendMany(log, key, 2, false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(1));
       await log.abandon(key);
       expect((await iterator.next()).value.message).toBe(message(2));
@@ -239,7 +262,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const controller = new AbortController();
       const read = await log.read(key, OWNER, undefined, controller.signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(1));
       const waiting = iterator.next();
       controller.abort();
@@ -314,7 +337,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       await log.append(key, message(10), false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(10));
       // While the reader waits, more is appended than the log keeps.
       for (let index = 11; index < 20; index++) await log.append(key, message(index), false);
@@ -353,7 +376,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       await log.append(key, message(1), false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       await iterator.next();
       const waiting = iterator.next().then(
         (result) => result.done,

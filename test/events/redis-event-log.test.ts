@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { EventLogError, type EventLog } from '../../src/events/event-log.js';
 import { redisEventLog, type RedisEventLogClient } from '../../src/events/redis-event-log.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { eventLogSuite } from './event-log-suite.js';
+import { entriesOf, eventLogSuite } from './event-log-suite.js';
 
 let redis: RedisServer;
 let prefixCount = 0;
@@ -40,7 +40,7 @@ describe('redisEventLog', () => {
       await writer.create(key, 'user');
       const read = await reader.read(key, 'user', undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       const first = iterator.next();
       await writer.append(key, '{"type":"task.progress"}', false);
       await writer.append(key, '{"type":"task.completed"}', true);
@@ -131,7 +131,7 @@ describe('redisEventLog', () => {
         await writer.create(key, 'user');
         const read = await reader.read(key, 'user', undefined, new AbortController().signal);
         if (read.status !== 'ok') throw new Error(read.status);
-        const iterator = read.entries[Symbol.asyncIterator]();
+        const iterator = entriesOf(read);
         for (let index = 1; index <= 20; index++) {
           const waiting = new Promise<void>((resolve) => (blocked = resolve));
           const next = iterator.next();
@@ -179,7 +179,7 @@ describe('redisEventLog', () => {
       await writer.append(key, '{"n":2}', true);
       const read = await reader.read(key, 'user', undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const first = await read.entries[Symbol.asyncIterator]().next();
+      const first = await entriesOf(read).next();
       expect(first.value).toMatchObject({ message: '{"n":1}' });
       expect(timeline).toEqual(['HMGET sent', 'XRANGE sent', 'HMGET answered', 'XRANGE answered']);
     } finally {
@@ -225,7 +225,7 @@ describe('redisEventLog', () => {
       if (read.status !== 'ok') throw new Error(read.status);
       const messages: string[] = [];
       const end = await (async () => {
-        for await (const entry of read.entries) messages.push(entry.message);
+        for await (const entry of entriesOf(read)) messages.push(entry.message);
       })().catch((error: unknown) => error);
       expect(messages).toEqual(['{"n":1}']);
       expect((end as EventLogError).kind).toBe('expired');
@@ -244,7 +244,7 @@ describe('redisEventLog', () => {
       await log.append(key, '{}', false);
       const read = await log.read(key, 'user', undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       await iterator.next();
       const waiting = iterator.next().then(
         () => 'went on',
