@@ -1,12 +1,13 @@
 /**
  * `redisEventLog`: task logs in Redis Streams (docs/protocol.md, "Resumable streams (0.4)"), so that
  * app servers behind a load balancer serve a read of a stream that another one relays. Each task
- * has a stream of its messages, whose entry ids are the messages' sequence numbers (`<n>-0`, so
- * that a position maps onto an id and back), and a hash of its owner and bounds. Appending and
- * creating are Lua scripts, each one atomic step: the appends of one task made in one turn go as
- * one script run (one round trip for a chunk of a stream), the byte bound trims the oldest entries
- * as it appends, the final message starts the retention (`PEXPIRE`), and the store's cap drops the
- * logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a
+ * has a stream of its messages and a hash of its owner and bounds. The appends of one task made in
+ * one turn go as one script run (one round trip for a chunk of a stream) and are kept as packs of at
+ * most 64 kB, one stream entry each, whose id is its last message's sequence number (`<n>-0`, so a
+ * position maps onto the entry that holds it), since Redis spends about 2 µs on each entry it adds.
+ * Appending and creating are Lua scripts, each one atomic step: the byte bound trims the oldest
+ * packs as it appends (never the newest), the final message starts the retention (`PEXPIRE`), and
+ * the store's cap drops the logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a
  * connection of its own (`duplicate()`), since a blocked connection serves nothing else; while the
  * log is live that is one `XREAD` per wake-up. It needs one Redis (standalone, or a primary with
  * replicas): its scripts reach several keys of one task.
@@ -15,6 +16,7 @@ import { createClient } from 'redis';
 import {
   EventLogError,
   eventLogLimits,
+  utf8Length,
   type EventLog,
   type EventLogEntry,
   type EventLogKey,
@@ -60,8 +62,10 @@ export type RedisEventLogConnection =
 
 /** How long a dropped log's hash is kept after it went, so its owner is told `expired`: a day. */
 const MARKER_MS = 24 * 60 * 60 * 1000;
-/** The entries one `XRANGE` or `XREAD` asks for. */
-const BATCH = 256;
+/** The stream entries (packs of messages, 64 kB at most each) one `XRANGE` or `XREAD` asks for. */
+const BATCH = 4;
+/** The most characters of messages one stream entry holds: a pack of messages appended together. */
+const PACK_CHARS = 64 * 1024;
 /** How long one `XREAD` blocks before the read looks whether its log is still there. */
 const BLOCK_MS = 1000;
 /** The most appends one script run takes: a larger batch goes as several, one after the other. */
@@ -98,13 +102,15 @@ return 1
 `;
 
 /**
- * Appends messages in order (KEYS: hash, stream, ended, clock; ARGV: maxLogBytes, retention ms,
- * marker ms, base, the sequence the first must take or `0`, then each message and its final flag,
- * `0` or `1`): `{ appended, first sequence, refusal }`. Nothing is appended when the log is not
- * where the caller expects it (`GAP`: an earlier append failed), has ended (`ENDED`) or is not there
- * (`NOLOG`); the messages after a final one are refused `ENDED`. Then the oldest entries go while
+ * Appends packs of messages in order (KEYS: hash, stream, ended, clock; ARGV: maxLogBytes,
+ * retention ms, marker ms, base, the sequence the first message must take or `0`, then for each
+ * pack its messages joined, their lengths joined by commas, their count, their UTF-8 bytes and
+ * whether its last one is final, `0` or `1`): `{ appended, first sequence, refusal }`. Each pack is
+ * one stream entry, whose id is its last message's sequence number. Nothing is appended when the
+ * log is not where the caller expects it (`GAP`: an earlier append failed), has ended (`ENDED`) or
+ * is not there (`NOLOG`); nothing after a final message (`ENDED`). Then the oldest packs go while
  * the log holds more than `maxLogBytes` (never the newest), and a final message ends the log and
- * starts its retention. Only a final entry has the field `f`.
+ * starts its retention.
  */
 const APPEND_SCRIPT = `
 local meta = redis.call('HMGET', KEYS[1], 'owner', 'ended', 'gone', 'last', 'first', 'bytes')
@@ -114,28 +120,32 @@ local last = tonumber(meta[4])
 if ARGV[5] ~= '0' and tonumber(ARGV[5]) ~= last + 1 then return {0, 0, 'GAP'} end
 local first = tonumber(meta[5])
 local bytes = tonumber(meta[6])
+local appended = 0
 local ended = false
 local index = 6
 while index < #ARGV and not ended do
-  last = last + 1
-  ended = ARGV[index + 1] == '1'
+  local count = tonumber(ARGV[index + 2])
+  last = last + count
+  appended = appended + count
+  ended = ARGV[index + 4] == '1'
+  local fields = {'m', ARGV[index], 'l', ARGV[index + 1], 'b', ARGV[index + 3]}
   if ended then
-    redis.call('XADD', KEYS[2], last .. '-0', 'm', ARGV[index], 'f', '1')
-  else
-    redis.call('XADD', KEYS[2], last .. '-0', 'm', ARGV[index])
+    fields[7] = 'f'
+    fields[8] = '1'
   end
-  bytes = bytes + string.len(ARGV[index])
-  index = index + 2
+  redis.call('XADD', KEYS[2], last .. '-0', unpack(fields))
+  bytes = bytes + tonumber(ARGV[index + 3])
+  index = index + 5
 end
-local appended = (index - 6) / 2
 local maxBytes = tonumber(ARGV[1])
-while bytes > maxBytes and first < last do
-  local oldest = redis.call('XRANGE', KEYS[2], first .. '-0', first .. '-0')[1]
-  if oldest then
-    bytes = bytes - string.len(oldest[2][2])
-    redis.call('XDEL', KEYS[2], first .. '-0')
-  end
-  first = first + 1
+while bytes > maxBytes do
+  local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)[1]
+  if not oldest then break end
+  local oldestLast = tonumber(string.match(oldest[1], '^%d+'))
+  if oldestLast >= last then break end
+  bytes = bytes - tonumber(oldest[2][6])
+  redis.call('XDEL', KEYS[2], oldest[1])
+  first = oldestLast + 1
 end
 redis.call('HSET', KEYS[1], 'last', last, 'first', first, 'bytes', bytes)
 if ended then
@@ -176,6 +186,43 @@ interface WaitingAppend {
   reject(error: unknown): void;
 }
 
+/**
+ * The append script's arguments for `appends`: packs of messages in order, each of at most
+ * {@link PACK_CHARS} characters and `maxLogBytes` bytes (one message alone may be more), the last
+ * one ending with the first final message; none after it.
+ */
+function packsOf(appends: readonly WaitingAppend[], maxLogBytes: number): string[] {
+  const args: string[] = [];
+  let messages: string[] = [];
+  let lengths: number[] = [];
+  let chars = 0;
+  let bytes = 0;
+  const close = (final: boolean) => {
+    args.push(messages.join(''), lengths.join(','), String(lengths.length), String(bytes));
+    args.push(final ? '1' : '0');
+    messages = [];
+    lengths = [];
+    chars = 0;
+    bytes = 0;
+  };
+  for (const { message, final } of appends) {
+    const size = utf8Length(message);
+    if (lengths.length > 0 && (chars + message.length > PACK_CHARS || bytes + size > maxLogBytes)) {
+      close(false);
+    }
+    messages.push(message);
+    lengths.push(message.length);
+    chars += message.length;
+    bytes += size;
+    if (final) {
+      close(true);
+      return args;
+    }
+  }
+  if (lengths.length > 0) close(false);
+  return args;
+}
+
 /** An entry as `XRANGE` and `XREAD` answer it: its id and its fields. */
 type StreamEntry = [id: string, fields: string[]];
 
@@ -195,6 +242,35 @@ function entriesOfReply(answer: XreadReply, stream: string): StreamEntry[] {
   if (Array.isArray(answer)) return answer.find(([name]) => name === stream)?.[1] ?? [];
   if (answer instanceof Map) return answer.get(stream) ?? [];
   return answer[stream] ?? [];
+}
+
+/** A pack of messages as a stream entry holds it: the first one's sequence, the messages, the end. */
+interface Pack {
+  first: number;
+  messages: string[];
+  /** Whether its last message is the task's final one. */
+  final: boolean;
+}
+
+/** The pack of an entry: its messages cut out of `m` by the lengths in `l`, numbered up to its id. */
+function unpack(id: string, fields: readonly string[]): Pack {
+  let joined = '';
+  let lengths = '';
+  let final = false;
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const value = fields[index + 1] as string;
+    if (fields[index] === 'm') joined = value;
+    else if (fields[index] === 'l') lengths = value;
+    else if (fields[index] === 'f') final = value === '1';
+  }
+  const messages: string[] = [];
+  let offset = 0;
+  for (const length of lengths.split(',')) {
+    messages.push(joined.slice(offset, offset + Number(length)));
+    offset += Number(length);
+  }
+  const last = Number(id.slice(0, id.indexOf('-')));
+  return { first: last - messages.length + 1, messages, final };
 }
 
 /** The state of a log, as its hash holds it. */
@@ -331,24 +407,24 @@ export function redisEventLog(
           following = batch.length > 0;
           if (batch.length === 0) continue;
         }
-        const entries: EventLogEntry[] = [];
-        let dropped = false;
+        // A pack at a time: a reader writes the first one while the next is cut out.
         for (const [id, fields] of batch) {
-          const sequence = Number(id.slice(0, id.indexOf('-')));
-          if (sequence !== cursor + 1) {
-            dropped = true;
-            break;
+          const pack = unpack(id, fields);
+          if (pack.first > cursor + 1) {
+            throw new EventLogError('expired', 'The messages after this position were dropped.');
           }
-          cursor = sequence;
-          const final = fields[3] === '1';
-          entries.push({ position: formatPosition(sequence), message: fields[1] ?? '', final });
-          if (final) break;
+          const entries: EventLogEntry[] = [];
+          for (let index = cursor + 1 - pack.first; index < pack.messages.length; index++) {
+            entries.push({
+              position: formatPosition(pack.first + index),
+              message: pack.messages[index] as string,
+              final: pack.final && index === pack.messages.length - 1,
+            });
+          }
+          cursor = Math.max(cursor, pack.first + pack.messages.length - 1);
+          if (entries.length > 0) yield entries;
+          if (pack.final) return;
         }
-        if (entries.length > 0) yield entries;
-        if (dropped) {
-          throw new EventLogError('expired', 'The messages after this position were dropped.');
-        }
-        if (entries.at(-1)?.final) return;
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -383,23 +459,24 @@ export function redisEventLog(
   }
 
   async function runAppends(base: string, appends: WaitingAppend[], expected: number) {
+    const args = [
+      'EVAL',
+      APPEND_SCRIPT,
+      '4',
+      hashOf(base),
+      streamOf(base),
+      `${prefix}ended`,
+      `${prefix}clock`,
+      String(maxLogBytes),
+      String(Math.ceil(retentionMs)),
+      String(MARKER_MS),
+      base,
+      String(expected),
+      ...packsOf(appends, maxLogBytes),
+    ];
     let answer: [appended: number, first: number, refusal: string];
     try {
-      answer = await command([
-        'EVAL',
-        APPEND_SCRIPT,
-        '4',
-        hashOf(base),
-        streamOf(base),
-        `${prefix}ended`,
-        `${prefix}clock`,
-        String(maxLogBytes),
-        String(Math.ceil(retentionMs)),
-        String(MARKER_MS),
-        base,
-        String(expected),
-        ...appends.flatMap(({ message, final }) => [message, final ? '1' : '0']),
-      ]);
+      answer = await command(args);
     } catch (error) {
       // The expected sequence stays as if these were appended: the next run is refused unless
       // they were (a reply lost with its connection), so none appends after a gap.

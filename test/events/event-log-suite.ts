@@ -125,6 +125,45 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       expect(entries.map((entry) => entry.position)).toEqual([first, ...positions]);
     });
 
+    it('gives a read resumed after any position of appends made together exactly the rest', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      const positions = await Promise.all(
+        Array.from({ length: 300 }, (_, index) => log.append(key, message(index), index === 299)),
+      );
+      for (const index of [0, 1, 2, 99, 150, 151, 255, 256, 297, 298]) {
+        const entries = await readAll(log, key, positions[index]);
+        expect(entries.map((entry) => entry.position)).toEqual(positions.slice(index + 1));
+        expect(entries.map((entry) => entry.message)).toEqual(
+          Array.from({ length: 299 - index }, (_, offset) => message(index + 1 + offset)),
+        );
+      }
+    });
+
+    it('keeps at most maxLogBytes of appends made together: the newest stays, older ones are expired', async () => {
+      const one = message(10).length;
+      const log = await make({ maxLogBytes: one * 10 });
+      const key = newKey();
+      await log.create(key, OWNER);
+      const positions = await Promise.all(
+        Array.from({ length: 25 }, (_, index) =>
+          log.append(key, message(10 + index), index === 24),
+        ),
+      );
+      const signal = new AbortController().signal;
+      expect((await log.read(key, OWNER, undefined, signal)).status).toBe('expired');
+      // The first position a read may resume after: it gets exactly the rest, at most 10 messages.
+      let earliest = 0;
+      while ((await log.read(key, OWNER, positions[earliest], signal)).status === 'expired') {
+        earliest += 1;
+      }
+      const kept = await readAll(log, key, positions[earliest]);
+      expect(kept.map((entry) => entry.position)).toEqual(positions.slice(earliest + 1));
+      expect(kept.length).toBeLessThanOrEqual(10);
+      expect(kept.at(-1)).toMatchObject({ message: message(34), final: true });
+    });
+
     it('hands out what it keeps in batches of several entries, none empty', async () => {
       const log = await make();
       const key = newKey();

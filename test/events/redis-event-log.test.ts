@@ -65,7 +65,7 @@ describe('redisEventLog', () => {
     client.destroy();
   });
 
-  it('sends the appends of one task made together to Redis as one command', async () => {
+  it('sends the appends of one task made together to Redis as one command, kept as one entry', async () => {
     const client = createClient({ url: redis.url });
     client.on('error', () => undefined);
     await client.connect();
@@ -92,6 +92,8 @@ describe('redisEventLog', () => {
         ),
       );
       expect(sent).toEqual(['EVAL']);
+      // Kept as one entry of the task's stream: a pack of messages, not one entry each.
+      expect(await client.sendCommand(['XLEN', 'together:echo:together:log'])).toBe(1);
       expect(positions).toEqual(
         Array.from({ length: 100 }, (_, index) => String(index + 1).padStart(16, '0')),
       );
