@@ -89,7 +89,9 @@ async function measureStore(gc: () => void) {
     );
     let count = 0;
     if (read.status === 'ok')
-      for await (const entry of read.entries) count += entry.message.length > 0 ? 1 : 0;
+      for await (const batch of read.batches) {
+        for (const entry of batch) count += entry.message.length > 0 ? 1 : 0;
+      }
     if (count !== MESSAGES) mismatched += 1;
   }
   await log.close();

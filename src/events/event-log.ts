@@ -25,12 +25,14 @@ export interface EventLogEntry {
 }
 
 /**
- * What a read found: the entries after the position asked for (catch-up, then live ones as they are
- * appended, ending after the final one); `ended` when the log has ended and holds nothing after that
- * position (the reader already has the final message); or why there are none to read.
+ * What a read found: the entries after the position asked for, in batches as the store has them at
+ * hand (catch-up, then live ones as they are appended, ending after the final one; each batch holds
+ * at least one entry, and the batches follow each other in order), so that a reader writes a batch
+ * at once rather than one entry after the other; `ended` when the log has ended and holds nothing
+ * after that position (the reader already has the final message); or why there are none to read.
  */
 export type EventLogRead =
-  | { status: 'ok'; entries: AsyncIterable<EventLogEntry> }
+  | { status: 'ok'; batches: AsyncIterable<readonly EventLogEntry[]> }
   | { status: 'ended' }
   | { status: 'not-found' }
   | { status: 'expired' };
@@ -68,6 +70,8 @@ export interface EventLog {
   /**
    * Appends one message (its JSON text) and resolves to its position; `final` ends the log (its
    * retention starts). Rejects when the log does not exist, has ended, or the store failed.
+   * Appends made one after the other without waiting (a relay's batch) take positions in the order
+   * they were made, and once one is refused none made after it is taken, so a log has no gap.
    */
   append(key: EventLogKey, message: string, final: boolean): Promise<string>;
   /**
@@ -78,9 +82,9 @@ export interface EventLog {
   abandon(key: EventLogKey): Promise<void>;
   /**
    * Reads `owner`'s log of a task after `after` (from the first message when `undefined`): the
-   * entries already kept, then the live ones, ending after the final one or when `signal` aborts.
-   * The iteration throws an {@link EventLogError} when the entries it needs are dropped while it
-   * reads (`expired`) or the store fails (`unavailable`).
+   * entries already kept, then the live ones, in batches, ending after the final one or when
+   * `signal` aborts. The iteration throws an {@link EventLogError} when the entries it needs are
+   * dropped while it reads (`expired`) or the store fails (`unavailable`).
    */
   read(
     key: EventLogKey,

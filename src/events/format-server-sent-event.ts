@@ -16,6 +16,8 @@ export function formatServerSentEvent(data: string, id?: string): string {
     if (/[\r\n\0]/.test(id)) throw new TypeError('An SSE id cannot hold CR, LF or NUL.');
     message += `id: ${id}\n`;
   }
+  // Most data is one line (JSON escapes its line breaks): written as it is, with no split.
+  if (!data.includes('\n') && !data.includes('\r')) return `${message}data: ${data}\n\n`;
   for (const line of data.split(/\r\n|\r|\n/)) message += `data: ${line}\n`;
   return `${message}\n`;
 }

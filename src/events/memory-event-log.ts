@@ -43,6 +43,10 @@ interface TaskLog {
   wakers: Set<() => void>;
 }
 
+/** The most entries, and about the most characters of messages, a read hands out at once. */
+const BATCH_ENTRIES = 256;
+const BATCH_CHARS = 64 * 1024;
+
 /** A log that went, so that its owner is told `expired`. */
 interface DroppedMarker {
   owner: string;
@@ -108,11 +112,12 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
     }
   }
 
-  async function* entriesOf(
+  /** The entries after `after`, as many as are kept at once (at most a batch's worth), then live. */
+  async function* batchesOf(
     log: TaskLog,
     after: number,
     signal: AbortSignal,
-  ): AsyncGenerator<EventLogEntry> {
+  ): AsyncGenerator<EventLogEntry[]> {
     let cursor = after;
     for (;;) {
       if (signal.aborted || closed) return;
@@ -121,11 +126,23 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       if (first !== undefined && first.sequence > cursor + 1) {
         throw new EventLogError('expired', 'The messages after this position were dropped.');
       }
-      const next = first === undefined ? undefined : log.entries[cursor + 1 - first.sequence];
-      if (next !== undefined) {
-        cursor = next.sequence;
-        yield { position: formatPosition(next.sequence), message: next.message, final: next.final };
-        if (next.final) return;
+      const start = first === undefined ? 0 : cursor + 1 - first.sequence;
+      if (start < log.entries.length) {
+        const batch: EventLogEntry[] = [];
+        let chars = 0;
+        for (let index = start; index < log.entries.length; index++) {
+          const held = log.entries[index] as HeldEntry;
+          batch.push({
+            position: formatPosition(held.sequence),
+            message: held.message,
+            final: held.final,
+          });
+          cursor = held.sequence;
+          chars += held.message.length;
+          if (batch.length >= BATCH_ENTRIES || chars >= BATCH_CHARS) break;
+        }
+        yield batch;
+        if (batch.at(-1)?.final) return;
         continue;
       }
       if (log.abandoned) {
@@ -220,7 +237,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       if (log.endedAt !== undefined && cursor >= log.nextSequence - 1) {
         return { status: log.abandoned ? 'expired' : 'ended' };
       }
-      return { status: 'ok', entries: entriesOf(log, cursor, signal) };
+      return { status: 'ok', batches: batchesOf(log, cursor, signal) };
     },
 
     async close() {

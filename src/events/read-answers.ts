@@ -191,20 +191,49 @@ export async function answerEventsRead(
   if (read.status === 'not-found') return { refusal: NOT_FOUND };
   if (read.status === 'expired') return { refusal: EXPIRED };
   if (read.status === 'ended') return { ended: true };
-  const entries = read.entries[Symbol.asyncIterator]();
-  const chunks: AsyncIterator<string> = {
+  const chunks = textChunks(read.batches[Symbol.asyncIterator](), batchText);
+  return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
+}
+
+/**
+ * The answer of an events read whose entries come in batches from elsewhere than a read of the
+ * log (the proxy's relay hands its own page what it appended): each batch goes out as one chunk of
+ * SSE messages with their positions. `openBatches` gets the read's signal, which aborts when the
+ * page leaves or `options.signal` does; an error it throws cuts the answer, as a failed read does.
+ */
+export function answerBatches(
+  openBatches: (signal: AbortSignal) => AsyncIterator<readonly EventLogEntry[]>,
+  options: ReadOptions,
+): ReadAnswer {
+  const controller = linkedController(options.signal);
+  const chunks = textChunks(openBatches(controller.signal), batchText);
+  return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
+}
+
+/** A batch of entries as SSE messages, each with its position as the `id:`. */
+function batchText(batch: readonly EventLogEntry[]): string {
+  let text = '';
+  for (const entry of batch) text += formatServerSentEvent(entry.message, entry.position);
+  return text;
+}
+
+/** The SSE text of each item of `items`, written by `text`. */
+function textChunks<Item>(
+  items: AsyncIterator<Item>,
+  text: (item: Item) => string,
+): AsyncIterator<string> {
+  return {
     async next() {
-      const next = await entries.next();
+      const next = await items.next();
       return next.done
         ? { done: true, value: undefined }
-        : { done: false, value: formatServerSentEvent(next.value.message, next.value.position) };
+        : { done: false, value: text(next.value) };
     },
     async return() {
-      await entries.return?.();
+      await items.return?.();
       return { done: true, value: undefined };
     },
   };
-  return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
 }
 
 /** The multiplexed read's message for a task's entry, its `message` written in as it is. */
@@ -311,7 +340,11 @@ async function* taskChunks(
       yield errorMessage(task, read.status === 'expired' ? EXPIRED : NOT_FOUND);
       return;
     }
-    for await (const entry of read.entries) yield entryMessage(task, entry);
+    for await (const batch of read.batches) {
+      let text = '';
+      for (const entry of batch) text += entryMessage(task, entry);
+      yield text;
+    }
   } catch (error) {
     if (!signal.aborted) yield errorMessage(task, refusalOf(error));
   }

@@ -43,7 +43,7 @@ import { relayBody } from './relay-body.js';
 import { logOwner } from './log-owner.js';
 import { withPlainFraming } from './plain-framing.js';
 import {
-  answerFromLog,
+  answerFromRelay,
   claimShortStart,
   proxyKeepAliveMs,
   startLogRelay,
@@ -566,10 +566,13 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
         idleTimeoutMs: streamIdleTimeoutMs,
         abortUpstream: () => upstream.abort(),
         keepRunning: options.waitUntil,
+        pageWaits: !logged.shortStart,
       });
-      if (relaying) {
-        if (logged.shortStart) return proxyAccepted(resultLocation(route.taskName, taskId), taskId);
-        return answerFromLog(logged.log, key, logged.owner, {
+      if (relaying !== undefined) {
+        if (relaying.tail === undefined) {
+          return proxyAccepted(resultLocation(route.taskName, taskId), taskId);
+        }
+        return answerFromRelay(relaying.tail, key, {
           keepAliveMs: proxyKeepAliveMs(streamIdleTimeoutMs),
           signal: request.signal,
         });

@@ -1,16 +1,17 @@
 /**
  * What the proxy does with its event log (docs/protocol.md, "Resumable streams (0.4)"): a stream
- * the service answered is relayed into the log (to its end, whether or not the page reads it) and
- * the page reads it back from the log with positions; a short start is answered 202 once the
- * service gave the task's id, one task per `Idempotency-Key`; and the two reads are served from the
- * log, to the log's owner only.
+ * the service answered is relayed into the log (to its end, whether or not the page reads it), and
+ * the page that started it is handed each message with its position once the log took it; a short
+ * start is answered 202 once the service gave the task's id, one task per `Idempotency-Key`; and the
+ * two reads are served from the log, to the log's owner only.
  */
 import type { EventLog, EventLogKey } from '../events/event-log.js';
-import { answerEventsRead, readResponse } from '../events/read-answers.js';
+import { answerBatches, readResponse } from '../events/read-answers.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { offersResumableStreams } from '../protocol/resumable-streams.js';
 import { proxyAccepted, proxyError } from './proxy-answers.js';
 import { relayIntoLog } from './relay-into-log.js';
+import { createRelayTail, type RelayTail } from './relay-tail.js';
 import { sha256 } from './log-owner.js';
 
 /**
@@ -38,6 +39,14 @@ export interface LoggedStream {
   abortUpstream(): void;
   /** Keeps the relay running on a host that ends work with the answer (`waitUntil`). */
   keepRunning: ((work: Promise<unknown>) => void) | undefined;
+  /** Whether a page waits for the stream (not a short start): then it reads the relay's tail. */
+  pageWaits: boolean;
+}
+
+/** A relay that runs, with its tail when a page waits for it. */
+export interface StartedRelay {
+  /** What the page that started the stream reads; `undefined` for a short start. */
+  tail: RelayTail | undefined;
 }
 
 /**
@@ -45,11 +54,13 @@ export interface LoggedStream {
  * store failed): then the caller relays the service's stream as it came. Resolves once the task's
  * log exists and the relay runs.
  */
-export async function startLogRelay(stream: LoggedStream): Promise<boolean> {
+export async function startLogRelay(stream: LoggedStream): Promise<StartedRelay | undefined> {
   const body = stream.response.body;
-  if (body === null) return false;
+  if (body === null) return undefined;
   const created = await stream.log.create(stream.key, stream.owner).catch(() => false);
-  if (!created) return false;
+  if (!created) return undefined;
+  // The tail exists before the relay appends anything, so the page misses nothing.
+  const tail = stream.pageWaits ? createRelayTail(stream.log, stream.key, stream.owner) : undefined;
   const relaying = relayIntoLog({
     log: stream.log,
     key: stream.key,
@@ -57,26 +68,31 @@ export async function startLogRelay(stream: LoggedStream): Promise<boolean> {
     upstreamResumable: offersResumableStreams(stream.response.headers),
     idleTimeoutMs: stream.idleTimeoutMs,
     abortUpstream: stream.abortUpstream,
+    watcher: tail,
   });
   stream.keepRunning?.(relaying);
-  return true;
+  return { tail };
 }
 
-/** The page's stream, read back from the log from its first message, with positions. */
-export async function answerFromLog(
-  log: EventLog,
+/**
+ * The page's stream from its first message, with positions: what the relay appended, handed over
+ * as the log took it (the page reads the log itself only once it fell behind the relay).
+ */
+export function answerFromRelay(
+  tail: RelayTail,
   key: EventLogKey,
-  owner: string,
   read: { keepAliveMs: number; signal: AbortSignal },
-): Promise<Response> {
-  const answer = await answerEventsRead(log, key, owner, null, read);
-  return readResponse(answer, {
-    'x-task-id': key.taskId,
-    // Neither a compressing server (Next.js) nor a buffering one in front (nginx) may hold
-    // events back.
-    'cache-control': 'no-cache, no-transform',
-    'x-accel-buffering': 'no',
-  });
+): Response {
+  return readResponse(
+    answerBatches((signal) => tail.batches(signal), read),
+    {
+      'x-task-id': key.taskId,
+      // Neither a compressing server (Next.js) nor a buffering one in front (nginx) may hold
+      // events back.
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    },
+  );
 }
 
 /** What a short start with an `Idempotency-Key` found in the log. */
@@ -123,7 +139,8 @@ export async function claimShortStart(
   const read = await log.read(key, owner, undefined, signal).catch(() => undefined);
   if (read?.status === 'ok') {
     try {
-      for await (const entry of read.entries) {
+      for await (const [entry] of read.batches) {
+        if (entry === undefined) continue;
         const first = JSON.parse(entry.message) as { taskId: string; fingerprint: string };
         if (first.fingerprint !== fingerprint) {
           return {

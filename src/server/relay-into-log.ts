@@ -7,9 +7,17 @@
  * (`idleTimeoutMs`, keep-alives counting); a stream that ends, breaks or goes silent before its final
  * message leaves its log abandoned, so that its reads end and the page reads Get Result.
  */
-import type { EventLog, EventLogKey } from '../events/event-log.js';
+import type { EventLog, EventLogEntry, EventLogKey } from '../events/event-log.js';
 import { createEventStreamReader } from '../protocol/event-stream-reader.js';
 import { isFinalEvent } from '../protocol/stream-events.js';
+
+/** Who hears from the relay as it goes: the page whose request started the stream. */
+export interface RelayWatcher {
+  /** Messages the log took, in order, with the positions it gave them. */
+  appended(entries: readonly EventLogEntry[]): void;
+  /** The relay is over: after the final message (`true`), or broken before it (`false`). */
+  ended(final: boolean): void;
+}
 
 /** What the relay reads, and where it writes. */
 export interface LogRelay {
@@ -25,6 +33,16 @@ export interface LogRelay {
   idleTimeoutMs: number;
   /** Aborts the service's request (the relay gave up, or the proxy is done with it). */
   abortUpstream(): void;
+  /** Told what the log took, and the relay's end; none when no page waits (a short start). */
+  watcher?: RelayWatcher | undefined;
+}
+
+/** A message of the service's stream as the log keeps it. */
+interface LoggedMessage {
+  /** Its JSON text. */
+  message: string;
+  /** Whether it is the task's final message. */
+  final: boolean;
 }
 
 /** The message to log: the service's data, with a custom event's uuid written in as `eventId`. */
@@ -32,7 +50,17 @@ function loggedMessage(
   data: string,
   id: string | undefined,
   upstreamResumable: boolean,
-): { message: string; final: boolean } {
+): LoggedMessage {
+  // A message that is neither final nor a custom event is logged as it came, unread: both need
+  // their `type` written out, which takes these words unless the text holds escapes.
+  if (
+    !data.includes('"task.completed"') &&
+    !data.includes('"task.failed"') &&
+    !data.includes('"event.') &&
+    !data.includes('\\')
+  ) {
+    return { message: data, final: false };
+  }
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -58,6 +86,15 @@ function loggedMessage(
 }
 
 /**
+ * The most characters of messages read from the service and not yet appended: past it the relay
+ * reads no more until the log took them, so a slow store slows the relay rather than filling memory.
+ */
+const MAX_UNAPPENDED_CHARS = 1024 * 1024;
+
+/** The most batches sent to the log and not yet taken: enough to keep a store across the network busy. */
+const MAX_BATCHES_IN_FLIGHT = 4;
+
+/**
  * Reads the service's stream into the log until its final message; resolves when the relay is
  * over, whatever its outcome (it never rejects: a failure abandons the log).
  */
@@ -69,32 +106,111 @@ export async function relayIntoLog(relay: LogRelay): Promise<void> {
     timer = setTimeout(relay.abortUpstream, idleTimeoutMs);
   };
   const reader = createEventStreamReader(relay.body, { onChunk: arm });
+  /** Read from the service and not yet appended, in order. */
+  let unappended: LoggedMessage[] = [];
+  let unappendedChars = 0;
+  /** Set once nothing more is read: the final message came, the body ended or failed, or the relay is over. */
+  let readingOver = false;
+  let wakeAppender: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+
+  // The service's stream is read on while the log takes what was read before, and the next append
+  // takes all that came meanwhile: one round trip of the store per batch, however many messages.
+  const readStream = async () => {
+    try {
+      while (!readingOver) {
+        if (unappendedChars > MAX_UNAPPENDED_CHARS) {
+          // Waiting for the store is not the service's silence.
+          clearTimeout(timer);
+          await new Promise<void>((resolve) => (wakeReader = resolve));
+          continue;
+        }
+        arm();
+        const messages = await reader.read();
+        if (messages === undefined) break;
+        for (const { data, id } of messages) {
+          const entry = loggedMessage(data, id, relay.upstreamResumable);
+          unappended.push(entry);
+          unappendedChars += entry.message.length;
+          if (entry.final) {
+            readingOver = true;
+            break;
+          }
+        }
+        wakeAppender?.();
+      }
+    } catch {
+      // A body that failed ends the relay as one that ended early: its log is abandoned.
+    }
+    readingOver = true;
+    wakeAppender?.();
+  };
+
+  let final = false;
+  /** The batches sent to the log and not yet taken, oldest first. */
+  const sending: Array<Promise<void>> = [];
+  /** Settles once every batch sent so far was taken and handed to the watcher, in order. */
+  let handed: Promise<void> = Promise.resolve();
+  let failed = false;
+  void readStream();
   try {
     for (;;) {
-      arm();
-      const messages = await reader.read();
-      if (messages === undefined) break;
-      // A chunk's messages are appended together: sent in order on one connection they keep their
-      // order, and a store across the network (Redis) takes them in one round trip, not one each.
-      const appended: Array<Promise<string>> = [];
-      let ended = false;
-      for (const { data, id } of messages) {
-        const { message, final } = loggedMessage(data, id, relay.upstreamResumable);
-        appended.push(log.append(key, message, final));
-        if (final) {
-          ended = true;
-          break;
-        }
+      if (failed) await handed;
+      if (sending.length >= MAX_BATCHES_IN_FLIGHT) {
+        await sending.shift();
+        continue;
       }
-      await Promise.all(appended);
-      if (ended) return;
+      if (unappended.length === 0) {
+        if (readingOver) break;
+        await new Promise<void>((resolve) => (wakeAppender = resolve));
+        wakeAppender = undefined;
+        continue;
+      }
+      const batch = unappended;
+      unappended = [];
+      unappendedChars = 0;
+      wakeReader?.();
+      // Appended together: made in order they keep their order (EventLog.append), and a store
+      // across the network (Redis) takes them in one round trip, not one each. The next batch
+      // goes before this one is taken, so the store's time and the relay's overlap.
+      const appended = Promise.all(
+        batch.map((entry) => log.append(key, entry.message, entry.final)),
+      );
+      const previous = handed;
+      handed = (async () => {
+        await previous;
+        const positions = await appended;
+        relay.watcher?.appended(
+          batch.map(({ message, final }, index) => ({
+            position: positions[index] as string,
+            message,
+            final,
+          })),
+        );
+      })();
+      // Each failure is read in order, through `handed`; this only wakes the loop to it.
+      appended.catch(() => undefined);
+      handed.catch(() => {
+        failed = true;
+        wakeAppender?.();
+      });
+      sending.push(handed);
+      if (batch.at(-1)?.final === true) {
+        await handed;
+        final = true;
+        return;
+      }
     }
+    await handed;
     await log.abandon(key);
   } catch {
     await log.abandon(key).catch(() => undefined);
   } finally {
+    readingOver = true;
+    wakeReader?.();
     clearTimeout(timer);
     relay.abortUpstream();
+    relay.watcher?.ended(final);
     await reader.cancel();
   }
 }

@@ -578,9 +578,11 @@ export const brokenServices: BrokenService[] = [
       if (response.status !== 200) return response;
       let dropped = false;
       return rewriteStream(response, (text) => {
-        if (dropped || !text.startsWith('id:')) return text;
+        const end = text.indexOf('\n\n');
+        if (dropped || !text.startsWith('id:') || end === -1) return text;
         dropped = true;
-        return '';
+        // The first message goes, and the rest of its chunk (a read writes a batch at once) stays.
+        return text.slice(end + 2);
       });
     }),
   },

@@ -31,6 +31,12 @@ const OTHER = 'user-b';
 /** A message's JSON text, numbered. */
 const message = (index: number) => JSON.stringify({ type: 'task.progress', percent: index });
 
+/** The entries of a read that is `ok`, one after the other, whatever batches the store gave. */
+export async function* entriesOf(read: EventLogRead): AsyncGenerator<EventLogEntry> {
+  if (read.status !== 'ok') throw new Error(`The read is ${read.status}.`);
+  for await (const batch of read.batches) yield* batch;
+}
+
 /** Every entry of a read that must be `ok`. */
 async function readAll(
   log: EventLog,
@@ -41,7 +47,7 @@ async function readAll(
   const read = await log.read(key, owner, after, new AbortController().signal);
   if (read.status !== 'ok') throw new Error(`The read is ${read.status}.`);
   const entries: EventLogEntry[] = [];
-  for await (const entry of read.entries) entries.push(entry);
+  for await (const entry of entriesOf(read)) entries.push(entry);
   return entries;
 }
 
@@ -95,6 +101,86 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       expect(entries.map((entry) => entry.final)).toEqual(positions.map((_, i) => i === 119));
     });
 
+    it('takes appends made together in the order they were made, none after a final one', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      const first = await log.append(key, message(0), false);
+      // Made one after the other without waiting, as a relay appends a chunk of a stream.
+      const appends = Array.from({ length: 50 }, (_, index) =>
+        log.append(key, message(index + 1), index === 39),
+      );
+      const settled = await Promise.allSettled(appends);
+      const positions = settled.flatMap((result) =>
+        result.status === 'fulfilled' ? [result.value] : [],
+      );
+      expect(positions).toHaveLength(40);
+      expect([first, ...positions]).toEqual([first, ...positions].sort());
+      expect(new Set([first, ...positions]).size).toBe(41);
+      expect(settled.slice(40).every((result) => result.status === 'rejected')).toBe(true);
+      const entries = await readAll(log, key, undefined);
+      expect(entries.map((entry) => entry.message)).toEqual(
+        Array.from({ length: 41 }, (_, index) => message(index)),
+      );
+      expect(entries.map((entry) => entry.position)).toEqual([first, ...positions]);
+    });
+
+    it('gives a read resumed after any position of appends made together exactly the rest', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      const positions = await Promise.all(
+        Array.from({ length: 300 }, (_, index) => log.append(key, message(index), index === 299)),
+      );
+      for (const index of [0, 1, 2, 99, 150, 151, 255, 256, 297, 298]) {
+        const entries = await readAll(log, key, positions[index]);
+        expect(entries.map((entry) => entry.position)).toEqual(positions.slice(index + 1));
+        expect(entries.map((entry) => entry.message)).toEqual(
+          Array.from({ length: 299 - index }, (_, offset) => message(index + 1 + offset)),
+        );
+      }
+    });
+
+    it('keeps at most maxLogBytes of appends made together: the newest stays, older ones are expired', async () => {
+      const one = message(10).length;
+      const log = await make({ maxLogBytes: one * 10 });
+      const key = newKey();
+      await log.create(key, OWNER);
+      const positions = await Promise.all(
+        Array.from({ length: 25 }, (_, index) =>
+          log.append(key, message(10 + index), index === 24),
+        ),
+      );
+      const signal = new AbortController().signal;
+      expect((await log.read(key, OWNER, undefined, signal)).status).toBe('expired');
+      // The first position a read may resume after: it gets exactly the rest, at most 10 messages.
+      let earliest = 0;
+      while ((await log.read(key, OWNER, positions[earliest], signal)).status === 'expired') {
+        earliest += 1;
+      }
+      const kept = await readAll(log, key, positions[earliest]);
+      expect(kept.map((entry) => entry.position)).toEqual(positions.slice(earliest + 1));
+      expect(kept.length).toBeLessThanOrEqual(10);
+      expect(kept.at(-1)).toMatchObject({ message: message(34), final: true });
+    });
+
+    it('hands out what it keeps in batches of several entries, none empty', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      await Promise.all(
+        Array.from({ length: 300 }, (_, index) => log.append(key, message(index), index === 299)),
+      );
+      const read = await log.read(key, OWNER, undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const sizes: number[] = [];
+      for await (const batch of read.batches) sizes.push(batch.length);
+      expect(sizes.every((size) => size > 0)).toBe(true);
+      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(300);
+      // A reader writes a batch at once: far fewer writes than entries.
+      expect(sizes.length).toBeLessThanOrEqual(10);
+    });
+
     it('reads what is kept, then the live messages, and ends after the final one', async () => {
       const log = await make();
       const key = newKey();
@@ -103,7 +189,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       expect(read.status).toBe('ok');
       if (read.status !== 'ok') return;
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       const seen: string[] = [];
       for (let index = 0; index < 3; index++) seen.push((await iterator.next()).value.message);
       // The read waits for the next message, which comes later.
@@ -143,14 +229,14 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       for (let index = 1; index <= 10; index++) {
         const read = await log.read(key, OWNER, after, new AbortController().signal);
         if (read.status !== 'ok') throw new Error(read.status);
-        const iterator = read.entries[Symbol.asyncIterator]();
+        const iterator = entriesOf(read);
         const next = iterator.next();
         await log.append(key, message(index), index === 10);
         const entry = (await next).value as EventLogEntry;
         seen.push(entry.message);
         after = entry.position;
         // The reader leaves mid-read (a dropped connection) and comes back after its position.
-        await iterator.return?.();
+        await iterator.return(undefined);
       }
       expect(seen).toEqual(Array.from({ length: 10 }, (_, index) => message(index + 1)));
     });
@@ -193,7 +279,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const positions = await appendMany(log, key, 2, false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(1));
       await log.abandon(key);
       expect((await iterator.next()).value.message).toBe(message(2));
@@ -215,7 +301,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const controller = new AbortController();
       const read = await log.read(key, OWNER, undefined, controller.signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(1));
       const waiting = iterator.next();
       controller.abort();
@@ -290,7 +376,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       await log.append(key, message(10), false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(10));
       // While the reader waits, more is appended than the log keeps.
       for (let index = 11; index < 20; index++) await log.append(key, message(index), false);
@@ -329,7 +415,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       await log.append(key, message(1), false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
-      const iterator = read.entries[Symbol.asyncIterator]();
+      const iterator = entriesOf(read);
       await iterator.next();
       const waiting = iterator.next().then(
         (result) => result.done,

@@ -5,6 +5,7 @@
  * to the end whether or not the page reads, serves the reads from the log to the task's user only,
  * answers the short start, and with Redis two proxies serve each other's streams.
  */
+import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient, type StreamEvent } from '../../src/client/index.js';
@@ -21,8 +22,10 @@ import { startReferenceServer, type ReferenceServer } from '../../src/reference/
 import { createTaskProxy, type TaskProxyOptions } from '../../src/server/index.js';
 import { redisEventLog } from '../../src/server/redis/index.js';
 import type { EventLog } from '../../src/events/event-log.js';
+import { memoryEventLog } from '../../src/events/memory-event-log.js';
 import { failure } from '../support/failure.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRecordingUpstream } from './recording-upstream.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -102,6 +105,41 @@ async function streamToEnd(client: ReturnType<typeof clientOf>, params: Record<s
   return { taskId: stream.taskId!, events, positions, resumable: stream.resumable };
 }
 
+/**
+ * `log` as the proxy's log, with the reads it served (the position each read after) and a promise
+ * of its final message appended.
+ */
+function watchedLog(log: EventLog = memoryEventLog()) {
+  const reads: Array<string | undefined> = [];
+  let finalAppended = (): void => {};
+  const ended = new Promise<void>((resolve) => {
+    finalAppended = resolve;
+  });
+  const watched: EventLog = {
+    create: (key, owner) => log.create(key, owner),
+    append: async (key, message, final) => {
+      const position = await log.append(key, message, final);
+      if (final) finalAppended();
+      return position;
+    },
+    abandon: (key) => log.abandon(key),
+    read: (key, owner, after, signal) => {
+      reads.push(after);
+      return log.read(key, owner, after, signal);
+    },
+    close: () => log.close(),
+  };
+  return { log: watched, reads, ended };
+}
+
+/** The SSE messages of `text`: each one's `id:` and data. */
+function messagesOf(text: string): Array<{ id: string | undefined; data: string }> {
+  const messages: Array<{ id: string | undefined; data: string }> = [];
+  const parser = createParser({ onEvent: ({ id, data }) => messages.push({ id, data }) });
+  parser.feed(text);
+  return messages;
+}
+
 describe('createTaskProxy with an event log', () => {
   it("makes a 0.3 service's streams resumable: positions, payloads and ids read again from the log", async () => {
     const upstream = await startUpstream();
@@ -119,6 +157,100 @@ describe('createTaskProxy with an event log', () => {
     );
     expect(custom[0]).toMatchObject({ type: 'event.frame-rendered', frame: 1 });
     expect(upstream.posts).toHaveLength(1);
+  });
+
+  it('answers the page that started a stream from the relay, with the positions of the log and no read of it', async () => {
+    const upstream = await startUpstream();
+    const watched = watchedLog();
+    const proxy = await startProxy(upstream, { events: watched.log });
+    const client = clientOf(proxy);
+    const streamed = await streamToEnd(client, { frames: 5, frameMs: 10 });
+    expect(streamed.resumable).toBe(true);
+    expect(watched.reads).toEqual([]);
+    // The positions the page got are the log's: a read from the first gives the same sequence.
+    const read = await collect(client.events('render-video', streamed.taskId));
+    expect(read.map((message) => message.position)).toEqual(streamed.positions);
+    expect(read.map((message) => message.event)).toEqual(streamed.events);
+  });
+
+  it('lets a page that fell behind the relay read the rest from the log, every message once and in order', async () => {
+    const large = defineTask({
+      name: 'held',
+      params: z.object({}),
+      run: async (context) => {
+        // About 1.5 MB of events: more than the relay keeps for a page that does not read.
+        for (let index = 1; index <= 300; index++) {
+          context.emit('chunk', { index, text: 'x'.repeat(5000) });
+        }
+        return { done: true };
+      },
+    });
+    const upstream = await startUpstream({ tasks: [large] });
+    const watched = watchedLog(memoryEventLog({ maxLogBytes: 8 * 1024 * 1024 }));
+    // Asked in-process, so that nothing but the page reads its answer (a socket's buffers would).
+    const proxy = createTaskProxy({
+      target: upstream.url,
+      clientToken: DEMO_CLIENT_TOKEN,
+      tasks: ['held'],
+      events: watched.log,
+    });
+    const answer = await proxy.fetch(
+      new Request('http://app.test/workflows/held/stream', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ params: {} }),
+      }),
+    );
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // The page reads a first chunk, then nothing while the relay runs on to the final message.
+    let text = (await reader.read()).value ?? '';
+    await watched.ended;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const messages = messagesOf(text);
+    expect(messages.map((message) => Number(message.id))).toEqual(
+      Array.from({ length: 301 }, (_, index) => index + 1),
+    );
+    const events = messages.map((message) => JSON.parse(message.data) as { index?: number });
+    expect(events.slice(0, 300).map((event) => event.index)).toEqual(
+      Array.from({ length: 300 }, (_, index) => index + 1),
+    );
+    expect(events.at(-1)).toMatchObject({ type: 'task.completed' });
+    // It read the log once, after the last position the relay had handed it.
+    expect(watched.reads).toEqual([expect.stringMatching(/^\d{16}$/)]);
+    expect(Number(watched.reads[0])).toBeGreaterThan(0);
+  });
+
+  it('tells the final message and the custom events however the service writes their type', async () => {
+    const upstream = await startRecordingUpstream((_request, outgoing) => {
+      outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'x-task-id': 'task-1' });
+      outgoing.write('data: {"type":"task.progress","percent":50,"estimatedSecondsLeft":1}\n\n');
+      outgoing.write(
+        'id: 0b7c1c52-4c8e-4d0e-9d43-1d2a8c3f5e6a\ndata: {"type":"event.fr\\u0061me","n":1}\n\n',
+      );
+      outgoing.write('data: {"type" : "task.compl\\u0065ted","result":{"ok":true}}\n\n');
+      // The service holds its connection open: only the final message ends the relay.
+    });
+    const proxy = await startProxy({ url: upstream.url, posts: [] });
+    const answer = await fetch(`${proxy.url}/workflows/render-video/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ params: {} }),
+    });
+    const messages = messagesOf(await answer.text());
+    expect(messages.map((message) => JSON.parse(message.data) as unknown)).toEqual([
+      { type: 'task.progress', percent: 50, estimatedSecondsLeft: 1 },
+      { type: 'event.frame', n: 1, eventId: '0b7c1c52-4c8e-4d0e-9d43-1d2a8c3f5e6a' },
+      { type: 'task.completed', result: { ok: true } },
+    ]);
+    // The log has ended with it: a read after it has nothing more to wait for.
+    const after = await fetch(`${proxy.url}/workflows/render-video/task-1/events`, {
+      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'last-event-id': messages[2]!.id! },
+    });
+    expect(after.status).toBe(204);
   });
 
   it('answers another user, a task off the allow-list and a request without a user as it should', async () => {
@@ -342,7 +474,7 @@ describe('two proxies on one redis-server', () => {
     expect(upstream.posts).toHaveLength(1);
   });
 
-  it("ends the page's read with a defined outcome when Redis goes away mid-run, never a hang", async () => {
+  it("ends the page's stream with a defined outcome when Redis goes away mid-run, never a hang", async () => {
     redis = await startRedisServer();
     const released = gate();
     const held = defineTask({
@@ -351,6 +483,7 @@ describe('two proxies on one redis-server', () => {
       run: async (context) => {
         context.emit('before', {});
         await released.opened;
+        context.emit('after', {});
         return null;
       },
     });
@@ -365,16 +498,17 @@ describe('two proxies on one redis-server', () => {
       (error: unknown) => error,
     );
     await redis.stop();
-    // The page's stream breaks (the client then reads the outcome with Get Result)...
-    const broken = await rest;
-    expect((broken as { code?: string }).code).toBe('network');
-    // ...and a read while Redis is away is answered at once: 503 EVENTS_UNAVAILABLE.
+    // A read while Redis is away is answered at once: 503 EVENTS_UNAVAILABLE.
     const unavailable = await fetch(`${proxy.url}/workflows/held/${stream.taskId}/events`, {
       headers: { authorization: `Bearer ${DEMO_USER_TOKEN}` },
     });
     expect(unavailable.status).toBe(503);
     expect(await unavailable.json()).toMatchObject({ reason: 'EVENTS_UNAVAILABLE' });
+    // The page reads the relay itself, not Redis: the task's next message, which the log cannot
+    // take, breaks its stream (the client then reads the outcome with Get Result).
     released.open();
+    const broken = await rest;
+    expect((broken as { code?: string }).code).toBe('network');
     // The task itself is fine: Get Result still reads it through the proxy.
     const record = await client.getResult('held', stream.taskId!);
     expect(record.id).toBe(stream.taskId);
