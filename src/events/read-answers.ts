@@ -94,9 +94,22 @@ function refusalOf(error: unknown): ReadRefusal {
 }
 
 /**
- * An event-stream body over `chunks` (SSE text), pulled one chunk per read of the page, with a
- * keep-alive comment whenever the next chunk takes `keepAliveMs`; when `chunks` throws, the body
- * fails (the page sees a cut connection and reads again from its last position).
+ * How long a read gathers messages after a write before it writes again, in milliseconds: one
+ * frame. A page shows a stream at most once per frame, so a message held this long shows no later,
+ * and a read of 50 busy tasks writes about 60 chunks a second instead of one per message: that many
+ * fewer socket writes on the server and tasks on the page (docs/protocol.md, "Resumable streams
+ * (0.4)").
+ */
+const READ_WRITE_EVERY_MS = 16;
+/** The most text a read gathers into one write; past it, it writes at once. */
+const MAX_WRITE_CHARS = 64 * 1024;
+
+/**
+ * An event-stream body over `chunks` (SSE text), pulled as the page reads, with a keep-alive
+ * comment whenever the next chunk takes `keepAliveMs`; when `chunks` throws, the body fails (the
+ * page sees a cut connection and reads again from its last position). A chunk that comes after a
+ * silence is written at once; those that follow within {@link READ_WRITE_EVERY_MS} of a write are
+ * gathered and written together when it has passed.
  */
 function eventStreamBody(
   chunks: AsyncIterator<string>,
@@ -104,6 +117,11 @@ function eventStreamBody(
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setInterval> | undefined;
+  // The chunk asked for and not yet written: a gathering that ran out of time leaves it for the
+  // next write (an iterator's `next()` cannot be taken back), and a failure or the end waits in it.
+  let asked: Promise<IteratorResult<string>> | undefined;
+  const nextChunk = () => (asked ??= chunks.next());
+  let lastWriteAt = -Infinity;
   const stop = () => {
     clearInterval(timer);
     readController.abort();
@@ -119,11 +137,11 @@ function eventStreamBody(
           // The second tick of a silence writes, with half a tick to spare for a late timer.
           if (Date.now() - silentSince < keepAliveMs - tick / 2) return;
           controller.enqueue(encoder.encode(KEEP_ALIVE_COMMENT));
-          silentSince = Date.now();
+          lastWriteAt = silentSince = Date.now();
         }, tick);
         let next: IteratorResult<string>;
         try {
-          next = await chunks.next();
+          next = await nextChunk();
         } catch (error) {
           stop();
           controller.error(error);
@@ -137,7 +155,31 @@ function eventStreamBody(
           stop();
           if (cut) controller.error(new Error('The read was ended before its final message.'));
           else controller.close();
-        } else controller.enqueue(encoder.encode(next.value));
+          return;
+        }
+        asked = undefined;
+        let text = next.value;
+        // Right after a write, what comes within the frame goes with this chunk. A failure or the
+        // end stays in `asked` for the next pull, after what was gathered is written.
+        const wait = lastWriteAt + READ_WRITE_EVERY_MS - Date.now();
+        if (wait > 0) {
+          let windowTimer: ReturnType<typeof setTimeout> | undefined;
+          const windowEnd = new Promise<undefined>((resolve) => {
+            windowTimer = setTimeout(() => resolve(undefined), wait);
+          });
+          try {
+            while (text.length < MAX_WRITE_CHARS) {
+              const more = await Promise.race([nextChunk(), windowEnd]).catch(() => undefined);
+              if (more === undefined || more.done) break;
+              asked = undefined;
+              text += more.value;
+            }
+          } finally {
+            clearTimeout(windowTimer);
+          }
+        }
+        lastWriteAt = Date.now();
+        controller.enqueue(encoder.encode(text));
       },
       async cancel() {
         stop();
@@ -285,29 +327,43 @@ export function answerFollowRead(
   }
   const controller = linkedController(options.signal);
   const tasks = parsed.data.follow;
-  // Each task is a source of SSE chunks; the answer takes whichever chunk comes first.
+  // Each task is a source of SSE chunks, asked for one chunk at a time; the answer takes them in
+  // the order they come. A queue, not a race of every source's promise per chunk: one promise per
+  // chunk, however many tasks are followed.
   const sources = tasks.map((task) => taskChunks(log, task, owner, options, controller.signal));
-  const pending = new Map<number, Promise<[number, IteratorResult<string>]>>();
-  const ask = (index: number) => {
-    const source = sources[index] as AsyncIterator<string>;
-    pending.set(
-      index,
-      source.next().then((result) => [index, result]),
+  type Settled = { source: AsyncIterator<string> } & (
+    { result: IteratorResult<string> } | { error: unknown }
+  );
+  const ready: Settled[] = [];
+  let asking = 0;
+  let wake: (() => void) | undefined;
+  const settle = (settled: Settled) => {
+    asking -= 1;
+    ready.push(settled);
+    wake?.();
+  };
+  const ask = (source: AsyncIterator<string>) => {
+    asking += 1;
+    source.next().then(
+      (result) => settle({ source, result }),
+      (error: unknown) => settle({ source, error }),
     );
   };
-  sources.forEach((_, index) => ask(index));
+  sources.forEach(ask);
   const chunks: AsyncIterator<string> = {
     async next() {
-      while (pending.size > 0) {
-        const [index, result] = await Promise.race(pending.values());
-        if (result.done) {
-          pending.delete(index);
-          continue;
+      for (;;) {
+        const first = ready.shift();
+        if (first !== undefined) {
+          if ('error' in first) throw first.error;
+          if (first.result.done) continue;
+          ask(first.source);
+          return { done: false, value: first.result.value };
         }
-        ask(index);
-        return { done: false, value: result.value };
+        if (asking === 0) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
       }
-      return { done: true, value: undefined };
     },
     async return() {
       controller.abort();

@@ -19,7 +19,10 @@ export interface UseTaskResultOptions {
 
 /** Options of `useTaskOptions`. */
 export interface UseTaskOptionsOptions {
-  /** How long params must hold still before they are priced, in milliseconds. Defaults to `250`. */
+  /**
+   * How long params must hold still before they are priced, in milliseconds; `0` prices each
+   * change at once, in the render that makes it. Defaults to `250`.
+   */
   debounceMs?: number;
   /** Set to `false` to pause the query. Defaults to `true`. */
   enabled?: boolean;

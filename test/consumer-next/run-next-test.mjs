@@ -8,10 +8,9 @@
 // a server-rendered page reloaded mid-stream hydrates without an error and resumes with one POST,
 // against the reference service mounted in a route handler and through `createTaskProxy` in front
 // of a reference server of its own, with no token in the browser; 8 streams at once while a price
-// quote answers; 50 streams on one long-lived connection of the tab while a new price shows (docs/
-// protocol.md, "Resumable streams (0.4)"; the price's bound is the 8 streams' 2 s, see
-// check-next-pages.mjs); and under `next dev`, one reference service kept across an edit of its
-// route (check-next-dev.mjs).
+// quote answers; 50 streams on one long-lived connection of the tab while a new price shows within
+// 100 ms (docs/protocol.md, "Resumable streams (0.4)"); and under `next dev`, one reference service
+// kept across an edit of its route (check-next-dev.mjs).
 //
 // It needs the npm registry (create-next-app and the app's packages), not the internet: telemetry
 // is off and the template's Google fonts are dropped (next-app.mjs). It takes minutes, not seconds

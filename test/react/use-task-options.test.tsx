@@ -69,6 +69,24 @@ describe('useTaskOptions', () => {
     expect(view.result.current.data?.credits).toBeGreaterThan(0);
   });
 
+  it('asks at once with debounceMs: 0, with no timer between the change and the request', async () => {
+    setUp = hookTestService();
+    const view = renderHookWithTaskwire(
+      ({ text }) =>
+        useTaskOptions('translate-text', { text, targetLanguage: 'fr' }, { debounceMs: 0 }),
+      { ...setUp.options, initialProps: { text: 'Hello.' } },
+    );
+    await settle();
+    expect(optionsCalls()).toBe(1);
+    // The fake clock stands still: only what runs without a timer can send the request.
+    await act(async () => view.rerender({ text: 'x'.repeat(150) }));
+    expect(optionsCalls()).toBe(2);
+    expect(view.result.current.isQuoteStale).toBe(true);
+    await settle();
+    expect(view.result.current.data?.credits).toBe(2);
+    expect(view.result.current.isQuoteStale).toBe(false);
+  });
+
   it('keeps the previous quote while the next one loads', async () => {
     // The second quote's answer is held back half a second (on the fake clock), so the loading state
     // is certain to be seen.

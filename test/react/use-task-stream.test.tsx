@@ -339,8 +339,9 @@ describe('useTaskStream', () => {
       });
     try {
       setUp = hookTestService({ tasks: [spreadTask] });
-      // The chunk that holds task.completed waits until the test lets it through: a gate the
-      // test opens, which no fault of withFaults is (they follow a clock, not the test's cue).
+      // The message task.completed waits until the test lets it through: a gate the test opens,
+      // which no fault of withFaults is (they follow a clock, not the test's cue). What comes
+      // before it in its chunk passes at once (a read writes the messages of a frame together).
       let releaseFinal = () => {};
       const finalHeld = new Promise<void>((resolve) => (releaseFinal = resolve));
       const gated = async (request: Request) => {
@@ -355,7 +356,15 @@ describe('useTaskStream', () => {
           async pull(controller) {
             const { done, value } = await reader.read();
             if (done) return controller.close();
-            if (new TextDecoder().decode(value).includes('"task.completed"')) await finalHeld;
+            const text = new TextDecoder().decode(value);
+            const final = text.indexOf('"task.completed"');
+            if (final >= 0) {
+              const split = text.lastIndexOf('\n\n', final) + 2;
+              if (split >= 2) controller.enqueue(new TextEncoder().encode(text.slice(0, split)));
+              await finalHeld;
+              controller.enqueue(new TextEncoder().encode(split >= 2 ? text.slice(split) : text));
+              return;
+            }
             controller.enqueue(value);
           },
           cancel: (reason) => reader.cancel(reason),

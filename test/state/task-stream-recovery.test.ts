@@ -101,7 +101,9 @@ describe('createTaskStreamController recovery', () => {
     });
     const statuses: string[] = [];
     controller.subscribe(() => statuses.push(controller.getSnapshot().status));
-    controller.start({ frames: 10, frameMs: 20 });
+    // Frames 30 ms apart (3 s at timeScale 0.01), more than the frame in which a read of the log
+    // gathers messages into one write: the cut after two chunks lands mid-stream.
+    controller.start({ frames: 10, frameMs: 3_000 });
     const final = await advanceUntil(controller, (state) => state.status === 'completed');
 
     expect(statuses).toContain('recovering');

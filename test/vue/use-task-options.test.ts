@@ -60,6 +60,30 @@ describe('useTaskOptions (Vue)', () => {
     expect(result.isQuoteStale.value).toBe(false);
   });
 
+  it('asks at once with debounceMs: 0, with no timer between the change and the request', async () => {
+    setUp = hookTestService();
+    const text = ref('Hello.');
+    const { result } = mountComposable(
+      () =>
+        useTaskOptions('translate-text', () => ({ text: text.value, targetLanguage: 'fr' }), {
+          debounceMs: 0,
+        }),
+      setUp.options,
+    );
+    await advanceClock(50);
+    expect(sentParams()).toHaveLength(1);
+    text.value = 'x'.repeat(150);
+    // The fake clock stands still: only what runs without a timer (microtasks) can send it.
+    for (let turn = 0; turn < 50; turn += 1) await Promise.resolve();
+    expect(sentParams()).toEqual([
+      { text: 'Hello.', targetLanguage: 'fr' },
+      { text: 'x'.repeat(150), targetLanguage: 'fr' },
+    ]);
+    await advanceClock(50);
+    expect(result.data.value?.credits).toBe(2);
+    expect(result.isQuoteStale.value).toBe(false);
+  });
+
   it('keeps the previous quote while the next one loads, saying whose it is', async () => {
     setUp = hookTestService();
     const held = holdAnswers(setUp.service, 'options');
