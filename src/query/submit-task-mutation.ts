@@ -5,13 +5,18 @@
  * journal (src/state/submit-write-ahead.ts; docs/protocol.md, "The hooks").
  */
 import type { MutationOptions } from '@tanstack/query-core';
-import { TaskwireError } from '../client/errors.js';
+import type { TaskwireError } from '../client/errors.js';
 import type { TaskClient } from '../client/types.js';
 import type { NotificationRequest } from '../protocol/notification.js';
 import type { SubmitAnswer } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams, TaskSchemas } from '../protocol/task-schemas.js';
 import type { JournalSession } from '../state/journal-session.js';
-import { submitRetryDelay, type SubmitCoalescer } from '../state/submit-coalescer.js';
+import {
+  retriesSubmit,
+  SUBMIT_RETRIES,
+  submitRetryDelay,
+  type SubmitCoalescer,
+} from '../state/submit-coalescer.js';
 import { createSubmitWriteAhead, type SubmitWriteAhead } from '../state/submit-write-ahead.js';
 import type { SubmitTaskVariables } from './hook-options.js';
 
@@ -50,7 +55,7 @@ export function submitWriteAheadOf(
 export function submitTaskMutationOptions<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
   client: TaskClient<Tasks>,
   task: Name,
-  { coalescer, writeAhead, retry = 3 }: SubmitTaskMutationConfig,
+  { coalescer, writeAhead, retry = SUBMIT_RETRIES }: SubmitTaskMutationConfig,
 ): MutationOptions<SubmitAnswer, TaskwireError, SubmitTaskVariables<TaskParams<Tasks, Name>>> {
   return {
     mutationFn: (variables) =>
@@ -67,8 +72,7 @@ export function submitTaskMutationOptions<Tasks extends TaskSchemas, Name extend
           ...(notification ? { notification } : {}),
         });
       }),
-    retry: (failureCount, error) =>
-      TaskwireError.isInstance(error) && error.retryable && failureCount < retry,
+    retry: (failureCount, error) => retriesSubmit(failureCount + 1, error, retry),
     retryDelay: submitRetryDelay,
     // Replaces the start, whose body leaves the storage with it.
     onSuccess: (answer, { params }) => writeAhead?.answered(answer, params),

@@ -81,8 +81,19 @@ export function submitRetryDelay(attempt: number, error: unknown): number {
   return retryDelay(attempt, TaskwireError.isInstance(error) ? error.retryAfterMs : undefined);
 }
 
-/** How often {@link submitWithRetries} sends a Submit again after a retryable failure: three times. */
-const SUBMIT_RETRIES = 3;
+/** How often a Submit is sent again after a retryable failure, by default: three times. */
+export const SUBMIT_RETRIES = 3;
+
+/**
+ * Whether a Submit that failed `failures` times, the last with `error`, is sent again (with the same
+ * key): only a retryable failure, at most `retries` times. The one rule of both drivers of a
+ * Submit's retries: TanStack Query's retryer under useSubmitTask's mutation (its `failureCount` and
+ * its pause while offline are the mutation's), and {@link submitWithRetries} for a stream over its
+ * budget, which has no mutation. In TanStack Query's `retry` shape.
+ */
+export function retriesSubmit(failures: number, error: unknown, retries = SUBMIT_RETRIES): boolean {
+  return TaskwireError.isInstance(error) && error.retryable && failures <= retries;
+}
 
 /**
  * Sends one Submit with `send`, under one idempotency key, and again with the same key after a
@@ -100,8 +111,7 @@ export async function submitWithRetries(
     try {
       return (await send(idempotencyKey)).id;
     } catch (error) {
-      const retryable = TaskwireError.isInstance(error) && error.retryable;
-      if (!retryable || attempt >= SUBMIT_RETRIES || signal.aborted) throw error;
+      if (!retriesSubmit(attempt + 1, error) || signal.aborted) throw error;
       await pause(submitRetryDelay(attempt, error), signal);
     }
   }

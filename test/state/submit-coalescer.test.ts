@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TaskwireError } from '../../src/client/errors.js';
-import { createSubmitCoalescer, submitWithRetries } from '../../src/state/submit-coalescer.js';
+import {
+  createSubmitCoalescer,
+  retriesSubmit,
+  SUBMIT_RETRIES,
+  submitWithRetries,
+} from '../../src/state/submit-coalescer.js';
 
 function counter() {
   let next = 0;
@@ -143,5 +148,30 @@ describe('submitWithRetries', () => {
     expect(await settled).toEqual(new Error('stopped'));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sends).toBe(1);
+  });
+});
+
+describe('retriesSubmit', () => {
+  const lost = new TaskwireError('network', 'The connection broke.', { retryable: true });
+  const refused = new TaskwireError('http', 'Invalid params.', { status: 400 });
+
+  it('sends a retryable failure again three times by default, the rule of both drivers', () => {
+    expect([1, 2, 3, 4].map((failures) => retriesSubmit(failures, lost))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(SUBMIT_RETRIES).toBe(3);
+  });
+
+  it('never sends again a failure that is not retryable, nor one that is no TaskwireError', () => {
+    expect(retriesSubmit(1, refused)).toBe(false);
+    expect(retriesSubmit(1, new Error('boom'))).toBe(false);
+  });
+
+  it("takes useSubmitTask's own count", () => {
+    expect(retriesSubmit(1, lost, 0)).toBe(false);
+    expect(retriesSubmit(5, lost, 5)).toBe(true);
   });
 });
