@@ -58,8 +58,10 @@ function HookConsumer(props: {
   const stream = useTaskStream('quick');
   const percent = stream.progress?.percent;
   const completed = stream.status === 'completed';
-  // Only a streaming state's progress is the new task's (a start resets what the last one showed).
-  const shown = stream.status === 'streaming' ? percent : undefined;
+  // Only a streaming or completed state's progress is the new task's (a start resets what the last
+  // one showed). A task whose messages all arrive within one frame shows its progress first in the
+  // completed state: the hook renders at most once per frame and the final state at once.
+  const shown = stream.status === 'streaming' || completed ? percent : undefined;
   useLayoutEffect(() => onShown({ percent: shown, completed }));
   const { start } = stream;
   useEffect(() => onReady((run) => start({ run })), [onReady, start]);
@@ -122,7 +124,8 @@ async function timeStarts(url: string, consumer: Consumer, runs: number, firstRu
   const onShown: OnShown = ({ percent, completed }) => {
     const now = performance.now();
     if (now < began) return;
-    if (percent !== undefined && !completed) watch.firstProgressAt ??= now;
+    // The first commit that shows the task's progress, even when it is already the completed one.
+    if (percent !== undefined) watch.firstProgressAt ??= now;
     if (completed) watch.completed = true;
   };
   let start: ((run: number) => void) | undefined;
