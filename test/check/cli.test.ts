@@ -78,6 +78,11 @@ describe('taskwire-check', () => {
     const { code, stdout, stderr } = await runCli([
       server.url,
       ...tokenFlags,
+      // The default task's second (six frames of 150 ms) would be 90 ms under the service's time
+      // scale: too short for the CLI's first read on a busy machine, and result.retry-after was
+      // skipped in a CI run. Ten times its frames keep it running as long as the default does.
+      '--params',
+      '{"frames":6,"frameMs":1500}',
       '--keep-alive-task',
       silentTask.name,
       '--keep-alive-params',
