@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const reactPackages = ['react', 'react-dom', 'react/*', 'react-dom/*', '@tanstack/*'];
 const vuePackages = ['vue', 'vue/*', '@vue/*', '@tanstack/vue-query'];
@@ -15,6 +17,19 @@ const bindingPackages = [
   '@tanstack/react-query',
   ...vuePackages,
 ];
+
+/** The folders of src/, read from the tree: the layers of the house. */
+const allLayers = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * Every layer but `allowed`: a rule names its own folder and what it may reach, and forbids every
+ * other folder of src/, one added later too.
+ */
+function allLayersExcept(...allowed) {
+  return allLayers.filter((folder) => !allowed.includes(folder));
+}
 
 /** Import patterns that reach into the named folders of src/ from a sibling folder. */
 function layers(...folders) {
@@ -74,100 +89,32 @@ export default tseslint.config(
   // (taskwire/locales/*) is data: it reaches only the components' messages. taskwire/devtools sits on
   // top (client, state, react, components) and nothing of the package imports it.
   ...boundary('src/protocol/**', 'src/protocol imports nothing else of the package', [
-    ...layers(
-      'events',
-      'client',
-      'state',
-      'query',
-      'vue',
-      'react',
-      'components',
-      'reference',
-      'testing',
-      'devtools',
-      'locales',
-    ),
+    ...layers(...allLayersExcept('protocol')),
     ...reactPackages,
     ...vuePackages,
   ]),
   ...boundary('src/client/**', 'src/client reaches only src/protocol', [
-    ...layers(
-      'events',
-      'state',
-      'query',
-      'vue',
-      'react',
-      'components',
-      'reference',
-      'testing',
-      'devtools',
-      'locales',
-    ),
+    ...layers(...allLayersExcept('client', 'protocol')),
     ...reactPackages,
     ...vuePackages,
   ]),
   ...boundary('src/state/**', 'src/state is framework-free: protocol and client only', [
-    ...layers(
-      'events',
-      'query',
-      'vue',
-      'react',
-      'components',
-      'reference',
-      'testing',
-      'devtools',
-      'locales',
-    ),
+    ...layers(...allLayersExcept('state', 'protocol', 'client')),
     ...reactPackages,
     ...vuePackages,
   ]),
   ...boundary(
     'src/query/**',
     'src/query is framework-free: protocol, client, state and @tanstack/query-core only',
-    [
-      ...layers(
-        'events',
-        'vue',
-        'react',
-        'components',
-        'reference',
-        'testing',
-        'devtools',
-        'locales',
-      ),
-      ...bindingPackages,
-    ],
+    [...layers(...allLayersExcept('query', 'protocol', 'client', 'state')), ...bindingPackages],
   ),
   ...boundary('src/events/**', 'src/events (the event log) reaches only src/protocol', [
-    ...layers(
-      'client',
-      'state',
-      'query',
-      'vue',
-      'react',
-      'components',
-      'reference',
-      'server',
-      'check',
-      'testing',
-      'devtools',
-      'locales',
-    ),
+    ...layers(...allLayersExcept('events', 'protocol')),
     ...reactPackages,
     ...vuePackages,
   ]),
   ...boundary('src/reference/**', 'src/reference reaches only src/protocol and src/events', [
-    ...layers(
-      'client',
-      'state',
-      'query',
-      'vue',
-      'react',
-      'components',
-      'testing',
-      'devtools',
-      'locales',
-    ),
+    ...layers(...allLayersExcept('reference', 'protocol', 'events')),
     ...reactPackages,
     ...vuePackages,
   ]),
@@ -175,18 +122,7 @@ export default tseslint.config(
     'src/server/**',
     'src/server (taskwire/server) reaches only src/protocol and src/events',
     [
-      ...layers(
-        'client',
-        'state',
-        'query',
-        'vue',
-        'react',
-        'components',
-        'reference',
-        'testing',
-        'devtools',
-        'locales',
-      ),
+      ...layers(...allLayersExcept('server', 'protocol', 'events')),
       ...reactPackages,
       ...vuePackages,
     ],
@@ -195,82 +131,69 @@ export default tseslint.config(
     'src/check/**',
     'src/check (taskwire/check) reaches only src/protocol and src/client',
     [
-      ...layers(
-        'events',
-        'state',
-        'query',
-        'vue',
-        'react',
-        'components',
-        'reference',
-        'server',
-        'testing',
-        'devtools',
-        'locales',
-      ),
+      ...layers(...allLayersExcept('check', 'protocol', 'client')),
       ...reactPackages,
       ...vuePackages,
     ],
   ),
   ...boundary('src/components/**', 'components render; they never import the client or the hooks', [
-    ...layers(
-      'events',
-      'client',
-      'query',
-      'vue',
-      'react',
-      'reference',
-      'testing',
-      'devtools',
-      'locales',
-    ),
+    ...layers(...allLayersExcept('components', 'protocol', 'state')),
     ...vuePackages,
   ]),
-  ...boundary('src/react/**', 'nothing of the package imports taskwire/testing; React never Vue', [
-    ...layers('events', 'vue', 'testing', 'devtools', 'locales'),
-    ...vuePackages,
-  ]),
+  ...boundary(
+    'src/react/**',
+    'src/react reaches protocol, client, state, query and components: never Vue or taskwire/testing',
+    [
+      ...layers(...allLayersExcept('react', 'protocol', 'client', 'state', 'query', 'components')),
+      ...vuePackages,
+    ],
+  ),
   ...boundary(
     'src/vue/**',
     'taskwire/vue reaches protocol, client, state and query, never React or the components',
     [
-      ...layers('events', 'react', 'components', 'reference', 'testing', 'devtools', 'locales'),
+      ...layers(...allLayersExcept('vue', 'protocol', 'client', 'state', 'query')),
       ...bindingPackages.filter((name) => !vuePackages.includes(name)),
     ],
   ),
-  ...boundary('src/*.{ts,tsx}', 'nothing of the package imports taskwire/testing', [
-    './testing/*',
-    './devtools/*',
-    './locales/*',
-    './vue/*',
-    ...vuePackages,
-  ]),
+  ...boundary(
+    'src/*.{ts,tsx}',
+    'taskwire reaches protocol, client, state, query, react and components: never taskwire/testing',
+    [
+      ...allLayersExcept('protocol', 'client', 'state', 'query', 'react', 'components').map(
+        (folder) => `./${folder}/*`,
+      ),
+      ...vuePackages,
+    ],
+  ),
   ...boundary('src/locales/**', "a locale is data: it reaches only the components' messages", [
-    ...layers(
-      'protocol',
-      'events',
-      'client',
-      'state',
-      'query',
-      'vue',
-      'react',
-      'reference',
-      'testing',
-      'devtools',
-    ),
+    ...layers(...allLayersExcept('locales', 'components')),
     ...reactPackages,
     ...vuePackages,
   ]),
   ...boundary(
     'src/devtools/**',
-    'taskwire/devtools never reaches the reference service, testing or Vue',
-    [...layers('events', 'reference', 'testing', 'locales', 'vue'), ...vuePackages],
+    'taskwire/devtools sits on protocol, client, state, query, react and components only',
+    [
+      ...layers(
+        ...allLayersExcept(
+          'devtools',
+          'protocol',
+          'client',
+          'state',
+          'query',
+          'react',
+          'components',
+        ),
+      ),
+      ...vuePackages,
+    ],
   ),
   ...boundary(
     'src/testing/**',
     'src/testing reaches protocol, client and reference; React only in render-with-taskwire.tsx',
     [
-      ...layers('events', 'state', 'query', 'vue', 'react', 'components'),
+      ...layers(...allLayersExcept('testing', 'protocol', 'client', 'reference')),
       ...reactPackages,
       ...vuePackages,
       '@testing-library/*',
@@ -280,6 +203,9 @@ export default tseslint.config(
   ...boundary(
     'src/testing/render-with-taskwire.tsx',
     'render-with-taskwire.tsx adds only the provider of src/react to what src/testing reaches',
-    [...layers('state', 'query', 'vue', 'components'), ...vuePackages],
+    [
+      ...layers(...allLayersExcept('testing', 'protocol', 'client', 'reference', 'react')),
+      ...vuePackages,
+    ],
   ),
 );

@@ -5,8 +5,9 @@
 // reference service mounted in a route handler, and the proxy in front of a separate reference
 // server, so that the browser holds no token; the proxy's pages read the session as the guide's
 // server page does, inside <Suspense> (docs/your-own-service.md, docs/server-rendering.md).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeAppFiles } from '../consumer/app-files.mjs';
 
 /** Frames of the render reloaded mid-run: 30 frames of 100 ms, 3 s, time to reload inside it. */
 const RESUME_FRAMES = 30;
@@ -539,9 +540,5 @@ export function addTaskwireToApp(appRoot) {
       manyStreamsImport,
     ),
   };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(appRoot, path)), { recursive: true });
-    writeFileSync(join(appRoot, path), text);
-  }
-  return { files: Object.keys(files), fonts };
+  return { files: writeAppFiles(appRoot, files), fonts };
 }

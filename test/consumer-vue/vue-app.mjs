@@ -2,8 +2,13 @@
 // file components with @vitejs/plugin-vue, TypeScript), with @tanstack/vue-query and taskwire used
 // through its public entries only (`taskwire/vue`, `taskwire/client`, `taskwire/vite`). It installs
 // no React: taskwire's React peers are optional. The app declares its own task schemas with zod.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  appPackageJson,
+  tsconfigJson,
+  VITE_APP_OPTIONS,
+  VITE_NODE_OPTIONS,
+  writeAppFiles,
+} from '../consumer/app-files.mjs';
 
 /** The text the app prices: 270 characters, so 3 started blocks of 100. */
 export const TRANSLATE_TEXT = 'The quick brown fox jumps over the lazy dog. '.repeat(6);
@@ -33,68 +38,21 @@ export const VUE_APP_PACKAGES = [
 ];
 
 const packageJson = (tarball, versions) =>
-  `${JSON.stringify(
-    {
-      name: 'taskwire-vue-consumer',
-      private: true,
-      type: 'module',
-      scripts: { build: 'vite build', preview: 'vite preview' },
-      dependencies: {
-        taskwire: `file:../${tarball}`,
-        '@tanstack/vue-query': versions['@tanstack/vue-query'],
-        '@tanstack/query-core': versions['@tanstack/query-core'],
-        vue: versions.vue,
-        zod: versions.zod,
-      },
-      devDependencies: {
-        '@types/node': versions['@types/node'],
-        '@vitejs/plugin-vue': versions['@vitejs/plugin-vue'],
-        typescript: versions.typescript,
-        vite: versions.vite,
-      },
-    },
-    null,
-    2,
-  )}\n`;
+  appPackageJson({
+    name: 'taskwire-vue-consumer',
+    scripts: { build: 'vite build', preview: 'vite preview' },
+    tarball,
+    dependencies: ['@tanstack/vue-query', '@tanstack/query-core', 'vue', 'zod'],
+    devDependencies: ['@types/node', '@vitejs/plugin-vue', 'typescript', 'vite'],
+    versions,
+  });
 
-// As Vite's vue-ts template splits them: the app's TypeScript and the config's. `.vue` files are
-// vue-tsc's, which the test does not install; what the page does with taskwire is in .ts files.
-const tsconfigApp = `{
-  "compilerOptions": {
-    "target": "ES2022",
-    "lib": ["ES2022", "DOM", "DOM.Iterable"],
-    "module": "ESNext",
-    "types": ["vite/client"],
-    "skipLibCheck": true,
-    "moduleResolution": "bundler",
-    "allowImportingTsExtensions": true,
-    "verbatimModuleSyntax": true,
-    "moduleDetection": "force",
-    "noEmit": true,
-    "strict": true,
-    "noUnusedLocals": true,
-    "noUnusedParameters": true,
-    "noFallthroughCasesInSwitch": true
-  },
-  "include": ["src/**/*.ts"]
-}
-`;
+// As Vite's vue-ts template splits them: the app's TypeScript and the config's, with the options the
+// React app's config shares and nothing of its own. `.vue` files are vue-tsc's, which the test does
+// not install; what the page does with taskwire is in .ts files.
+const tsconfigApp = tsconfigJson(VITE_APP_OPTIONS, ['src/**/*.ts']);
 
-const tsconfigNode = `{
-  "compilerOptions": {
-    "target": "ES2023",
-    "lib": ["ES2023"],
-    "module": "ESNext",
-    "types": ["node"],
-    "skipLibCheck": true,
-    "moduleResolution": "bundler",
-    "verbatimModuleSyntax": true,
-    "noEmit": true,
-    "strict": true
-  },
-  "include": ["vite.config.ts"]
-}
-`;
+const tsconfigNode = tsconfigJson(VITE_NODE_OPTIONS, ['vite.config.ts']);
 
 const viteConfig = `import vue from '@vitejs/plugin-vue';
 import { taskwireReference } from 'taskwire/vite';
@@ -232,9 +190,5 @@ export function writeVueApp(appRoot, { tarball, versions }) {
     'src/render-page.ts': renderPageTs,
     'src/App.vue': appVue,
   };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(appRoot, path)), { recursive: true });
-    writeFileSync(join(appRoot, path), text);
-  }
-  return Object.keys(files);
+  return writeAppFiles(appRoot, files);
 }

@@ -2,8 +2,14 @@
 // from Vite's react-ts template, plus taskwire used through its public entries only (`taskwire`,
 // `taskwire/client`, `taskwire/vite`, `taskwire/styles.css`). Nothing here is a copy of our source:
 // the app declares its own task schemas with zod, as a user of the package would.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  appPackageJson,
+  jsonText,
+  tsconfigJson,
+  VITE_APP_OPTIONS,
+  VITE_NODE_OPTIONS,
+  writeAppFiles,
+} from './app-files.mjs';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
 const SENTENCES = 6;
@@ -41,86 +47,53 @@ export const PAGE = {
 };
 
 const packageJson = (tarball, versions) =>
-  `${JSON.stringify(
-    {
-      name: 'taskwire-consumer',
-      private: true,
-      type: 'module',
-      scripts: { build: 'tsc -b && vite build', preview: 'vite preview' },
-      dependencies: {
-        taskwire: `file:../${tarball}`,
-        '@tanstack/react-query': versions['@tanstack/react-query'],
-        react: versions.react,
-        'react-dom': versions['react-dom'],
-        zod: versions.zod,
-      },
-      devDependencies: {
-        '@types/node': versions['@types/node'],
-        '@types/react': versions['@types/react'],
-        '@types/react-dom': versions['@types/react-dom'],
-        '@vitejs/plugin-react': versions['@vitejs/plugin-react'],
-        typescript: versions.typescript,
-        vite: versions.vite,
-      },
-    },
-    null,
-    2,
-  )}\n`;
+  appPackageJson({
+    name: 'taskwire-consumer',
+    scripts: { build: 'tsc -b && vite build', preview: 'vite preview' },
+    tarball,
+    dependencies: ['@tanstack/react-query', 'react', 'react-dom', 'zod'],
+    devDependencies: [
+      '@types/node',
+      '@types/react',
+      '@types/react-dom',
+      '@vitejs/plugin-react',
+      'typescript',
+      'vite',
+    ],
+    versions,
+  });
 
-// Vite's react-ts template as it is (type-check-app.mjs checks taskwire's .d.ts files on top).
-const tsconfigApp = `{
-  "compilerOptions": {
-    "target": "ES2022",
-    "useDefineForClassFields": true,
-    "lib": ["ES2022", "DOM", "DOM.Iterable"],
-    "module": "ESNext",
-    "types": ["vite/client"],
-    "skipLibCheck": true,
-    "moduleResolution": "bundler",
-    "allowImportingTsExtensions": true,
-    "verbatimModuleSyntax": true,
-    "moduleDetection": "force",
-    "noEmit": true,
-    "jsx": "react-jsx",
-    "strict": true,
-    "noUnusedLocals": true,
-    "noUnusedParameters": true,
-    "erasableSyntaxOnly": true,
-    "noFallthroughCasesInSwitch": true,
-    "noUncheckedSideEffectImports": true
+// Vite's react-ts template as it is (type-check-app.mjs checks taskwire's .d.ts files on top): the
+// options the Vue app's config shares, and React's own.
+const tsconfigApp = tsconfigJson(
+  {
+    ...VITE_APP_OPTIONS,
+    useDefineForClassFields: true,
+    jsx: 'react-jsx',
+    erasableSyntaxOnly: true,
+    noUncheckedSideEffectImports: true,
   },
-  "include": ["src"]
-}
-`;
+  ['src'],
+);
 
-const tsconfigNode = `{
-  "compilerOptions": {
-    "target": "ES2023",
-    "lib": ["ES2023"],
-    "module": "ESNext",
-    "types": ["node"],
-    "skipLibCheck": true,
-    "moduleResolution": "bundler",
-    "allowImportingTsExtensions": true,
-    "verbatimModuleSyntax": true,
-    "moduleDetection": "force",
-    "noEmit": true,
-    "strict": true,
-    "noUnusedLocals": true,
-    "noUnusedParameters": true,
-    "erasableSyntaxOnly": true,
-    "noFallthroughCasesInSwitch": true,
-    "noUncheckedSideEffectImports": true
+const tsconfigNode = tsconfigJson(
+  {
+    ...VITE_NODE_OPTIONS,
+    allowImportingTsExtensions: true,
+    moduleDetection: 'force',
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    erasableSyntaxOnly: true,
+    noFallthroughCasesInSwitch: true,
+    noUncheckedSideEffectImports: true,
   },
-  "include": ["vite.config.ts"]
-}
-`;
+  ['vite.config.ts'],
+);
 
-const tsconfig = `{
-  "files": [],
-  "references": [{ "path": "./tsconfig.app.json" }, { "path": "./tsconfig.node.json" }]
-}
-`;
+const tsconfig = jsonText({
+  files: [],
+  references: [{ path: './tsconfig.app.json' }, { path: './tsconfig.node.json' }],
+});
 
 const viteConfig = `import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -491,11 +464,7 @@ export function writeConsumerApp(appRoot, { tarball, versions }) {
     'src/main.tsx': mainTsx,
     'src/type-checks.tsx': typeChecksTsx,
   };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(appRoot, path)), { recursive: true });
-    writeFileSync(join(appRoot, path), text);
-  }
-  return Object.keys(files);
+  return writeAppFiles(appRoot, files);
 }
 
 /** The packages the app declares (and so gets in its node_modules), to link from ours. */

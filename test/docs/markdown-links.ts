@@ -1,7 +1,7 @@
 /**
  * Markdown pages as the docs tests read them: the headings and links of a page (shared with the
- * consumer test's check of the unpacked package, in test/support/markdown-anchors.mjs), and a test
- * file as a guide shows it.
+ * consumer test's check of the unpacked package, in test/support/markdown-anchors.mjs), a section
+ * of a page, the packages its install lines name, and a test file as a guide shows it.
  */
 import { readFileSync } from 'node:fs';
 
@@ -32,4 +32,26 @@ export function asPackageSource(source: string): string {
       const entry = entryOfSource.get(file);
       return entry === undefined ? match : `${quote}${entry}${quote}`;
     });
+}
+
+/** The section of `markdown` under the `##` heading `title` (empty when there is none). */
+export function sectionOf(markdown: string, title: string): string {
+  const start = markdown.indexOf(`\n## ${title}\n`);
+  if (start < 0) return '';
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/** The packages `npm install` commands in `markdown`'s shell blocks install (versions dropped). */
+export function installedBy(markdown: string): Set<string> {
+  const shell = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, code = '']) => code);
+  const commands = shell.flatMap((code) => [...code.matchAll(/^npm install (.+)$/gm)]);
+  return new Set(
+    commands.flatMap(([, args = '']) =>
+      (args.split('#')[0] ?? '')
+        .split(/\s+/)
+        .filter((word) => word !== '' && !word.startsWith('-'))
+        .map((word) => word.replace(/(.)@[^@/]*$/, '$1')),
+    ),
+  );
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { installedBy, sectionOf } from './markdown-links.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -16,28 +17,6 @@ function packageOf(specifier: string): string | undefined {
   if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
-/** The packages `npm install` commands in `markdown`'s shell blocks install (versions dropped). */
-function installedBy(markdown: string): Set<string> {
-  const shell = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, code = '']) => code);
-  const commands = shell.flatMap((code) => [...code.matchAll(/^npm install (.+)$/gm)]);
-  return new Set(
-    commands.flatMap(([, args = '']) =>
-      (args.split('#')[0] ?? '')
-        .split(/\s+/)
-        .filter((word) => word !== '' && !word.startsWith('-'))
-        .map((word) => word.replace(/(.)@[^@/]*$/, '$1')),
-    ),
-  );
-}
-
-/** The section of `markdown` under the `##` heading `title`. */
-function sectionOf(markdown: string, title: string): string {
-  const start = markdown.indexOf(`\n## ${title}\n`);
-  if (start < 0) return '';
-  const end = markdown.indexOf('\n## ', start + 1);
-  return markdown.slice(start, end < 0 ? undefined : end);
 }
 
 const setup = sectionOf(guide, 'Setup');

@@ -17,7 +17,9 @@ import {
   DEMO_USER_TOKEN,
   OTHER_USER_TOKEN,
   type ReferenceServiceConfig,
+  type TaskContext,
 } from '../../src/reference/index.js';
+import type { JsonObject } from '../../src/protocol/records.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/node/index.js';
 import { createTaskProxy, type TaskProxyOptions } from '../../src/server/index.js';
 import { redisEventLog } from '../../src/server/redis/index.js';
@@ -39,6 +41,36 @@ function gate(): { opened: Promise<void>; open(): void } {
     open = resolve;
   });
   return { opened, open };
+}
+
+/**
+ * The task `held`: it runs `before`, then waits until the test calls `release`, then runs `after`
+ * and ends with what that returns (`null` without one).
+ */
+function heldTask(
+  before: (context: TaskContext) => void,
+  after: (context: TaskContext) => JsonObject | null = () => null,
+) {
+  const released = gate();
+  const task = defineTask({
+    name: 'held',
+    params: z.object({}),
+    run: async (context) => {
+      before(context);
+      await released.opened;
+      return after(context);
+    },
+  });
+  return { task, release: released.open };
+}
+
+/** The page's POST that starts a stream of `taskName` with no params, as the user, at `baseUrl`. */
+function streamRequest(baseUrl: string, taskName: string): Request {
+  return new Request(`${baseUrl}/workflows/${taskName}/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ params: {} }),
+  });
 }
 
 /** Counts the POSTs the service answered: a resumed read must never make another. */
@@ -194,13 +226,7 @@ describe('createTaskProxy with an event log', () => {
       tasks: ['held'],
       events: watched.log,
     });
-    const answer = await proxy.fetch(
-      new Request('http://app.test/workflows/held/stream', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ params: {} }),
-      }),
-    );
+    const answer = await proxy.fetch(streamRequest('http://app.test', 'held'));
     const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
     // The page reads a first chunk, then nothing while the relay runs on to the final message.
     let text = (await reader.read()).value ?? '';
@@ -235,11 +261,7 @@ describe('createTaskProxy with an event log', () => {
       // The service holds its connection open: only the final message ends the relay.
     });
     const proxy = await startProxy({ url: upstream.url, posts: [] });
-    const answer = await fetch(`${proxy.url}/workflows/render-video/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ params: {} }),
-    });
+    const answer = await fetch(streamRequest(proxy.url, 'render-video'));
     const messages = messagesOf(await answer.text());
     expect(messages.map((message) => JSON.parse(message.data) as unknown)).toEqual([
       { type: 'task.progress', percent: 50, estimatedSecondsLeft: 1 },
@@ -273,17 +295,13 @@ describe('createTaskProxy with an event log', () => {
   });
 
   it('reads the service to the end into the log when the page goes away, and a page that comes back gets all of it once', async () => {
-    const released = gate();
-    const held = defineTask({
-      name: 'held',
-      params: z.object({}),
-      run: async (context) => {
-        context.emit('before', { n: 1 });
-        await released.opened;
+    const { task: held, release } = heldTask(
+      (context) => context.emit('before', { n: 1 }),
+      (context) => {
         context.emit('after', { n: 2 });
         return { done: true };
       },
-    });
+    );
     const upstream = await startUpstream({ tasks: [held] });
     const proxy = await startProxy(upstream);
     const client = clientOf(proxy);
@@ -293,7 +311,7 @@ describe('createTaskProxy with an event log', () => {
     expect(first.value).toMatchObject({ type: 'event.before', n: 1 });
     // The page goes away (a reload), then the task goes on while no page listens.
     controller.abort();
-    released.open();
+    release();
     const read = await collect(client.events('held', stream.taskId!));
     expect(read.map((message) => message.event.type)).toEqual([
       'event.before',
@@ -329,16 +347,7 @@ describe('createTaskProxy with an event log', () => {
   });
 
   it('gives up on a service silent past streamIdleTimeoutMs: the reads end and answer 410', async () => {
-    const never = gate();
-    const silent = defineTask({
-      name: 'held',
-      params: z.object({}),
-      run: async (context) => {
-        context.progress(5, 1);
-        await never.opened;
-        return null;
-      },
-    });
+    const { task: silent, release } = heldTask((context) => context.progress(5, 1));
     // A service whose keep-alive comes once in 1,000 s: silent, as far as the proxy can tell.
     const upstream = await startUpstream({ tasks: [silent], timeScale: 1 });
     const proxy = await startProxy(upstream, { streamIdleTimeoutMs: 300 });
@@ -350,7 +359,7 @@ describe('createTaskProxy with an event log', () => {
       collect(client.events('held', stream.taskId!, { after: stream.position })),
     );
     expect([expired.status, expired.reason]).toEqual([410, 'EVENTS_EXPIRED']);
-    never.open();
+    release();
   });
 
   it('follows the tasks of a page over one multiplexed read, an unreadable task told once', async () => {
@@ -377,27 +386,15 @@ describe('createTaskProxy with an event log', () => {
   });
 
   it('keeps a read of a silent task alive within a third of streamIdleTimeoutMs', async () => {
-    const released = gate();
-    const quiet = defineTask({
-      name: 'held',
-      params: z.object({}),
-      run: async () => {
-        await released.opened;
-        return null;
-      },
-    });
+    const { task: quiet, release } = heldTask(() => {});
     const upstream = await startUpstream({ tasks: [quiet], timeScale: 0.001 });
     const proxy = await startProxy(upstream, { streamIdleTimeoutMs: 600 });
-    const answer = await fetch(`${proxy.url}/workflows/held/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${DEMO_USER_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ params: {} }),
-    });
+    const answer = await fetch(streamRequest(proxy.url, 'held'));
     expect(answer.headers.get('x-taskwire-resumable')).toBe('1');
     const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     while (!text.includes(': keep-alive')) text += (await reader.read()).value ?? '';
-    released.open();
+    release();
     while (!(await reader.read()).done) {
       // Read to the end: the final message closes it.
     }
@@ -441,17 +438,15 @@ describe('two proxies on one redis-server', () => {
 
   it('serves a read through the other proxy, every message once', async () => {
     redis = await startRedisServer();
-    const released = gate();
-    const held = defineTask({
-      name: 'held',
-      params: z.object({}),
-      run: async (context) => {
+    const { task: held, release } = heldTask(
+      (context) => {
         for (let index = 1; index <= 20; index++) context.emit('tick', { index });
-        await released.opened;
+      },
+      (context) => {
         for (let index = 21; index <= 40; index++) context.emit('tick', { index });
         return { done: true };
       },
-    });
+    );
     const upstream = await startUpstream({ tasks: [held] });
     const first = await proxyOnRedis(upstream, redis.url);
     const second = await proxyOnRedis(upstream, redis.url);
@@ -460,7 +455,7 @@ describe('two proxies on one redis-server', () => {
     await iterator.next();
     // The load balancer sends the page's next read to the other app server, mid-run.
     const reading = collect(clientOf(second).events('held', stream.taskId!));
-    released.open();
+    release();
     const read = await reading;
     const ticks = read
       .map((message) => message.event as { type: string; index?: number })
@@ -476,17 +471,13 @@ describe('two proxies on one redis-server', () => {
 
   it("ends the page's stream with a defined outcome when Redis goes away mid-run, never a hang", async () => {
     redis = await startRedisServer();
-    const released = gate();
-    const held = defineTask({
-      name: 'held',
-      params: z.object({}),
-      run: async (context) => {
-        context.emit('before', {});
-        await released.opened;
+    const { task: held, release } = heldTask(
+      (context) => context.emit('before', {}),
+      (context) => {
         context.emit('after', {});
         return null;
       },
-    });
+    );
     const upstream = await startUpstream({ tasks: [held] });
     const proxy = await proxyOnRedis(upstream, redis.url);
     const client = clientOf(proxy);
@@ -506,7 +497,7 @@ describe('two proxies on one redis-server', () => {
     expect(await unavailable.json()).toMatchObject({ reason: 'EVENTS_UNAVAILABLE' });
     // The page reads the relay itself, not Redis: the task's next message, which the log cannot
     // take, breaks its stream (the client then reads the outcome with Get Result).
-    released.open();
+    release();
     const broken = await rest;
     expect((broken as { code?: string }).code).toBe('network');
     // The task itself is fine: Get Result still reads it through the proxy.
