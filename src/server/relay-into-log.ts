@@ -170,11 +170,13 @@ export async function relayIntoLog(relay: LogRelay): Promise<void> {
       unappended = [];
       unappendedChars = 0;
       wakeReader?.();
-      // Appended together: made in order they keep their order (EventLog.append), and a store
-      // across the network (Redis) takes them in one round trip, not one each. The next batch
-      // goes before this one is taken, so the store's time and the relay's overlap.
-      const appended = Promise.all(
-        batch.map((entry) => log.append(key, entry.message, entry.final)),
+      // Appended together: a store across the network (Redis) takes them in one round trip, not
+      // one each. The next batch goes before this one is taken, so the store's time and the
+      // relay's overlap; a batch after a refused one is refused too (EventLog.append).
+      const appended = log.append(
+        key,
+        batch.map((entry) => entry.message),
+        batch.at(-1)?.final === true,
       );
       const previous = handed;
       handed = (async () => {
