@@ -45,22 +45,20 @@ interface LoggedMessage {
   final: boolean;
 }
 
+/**
+ * Matches the text of a message that may be final or a custom event: both need their `type` written
+ * out, which takes these words unless the text holds escapes. One scan of each message's text.
+ */
+const MAY_BE_FINAL_OR_CUSTOM = /"task\.(?:completed|failed)"|"event\.|\\/;
+
 /** The message to log: the service's data, with a custom event's uuid written in as `eventId`. */
 function loggedMessage(
   data: string,
   id: string | undefined,
   upstreamResumable: boolean,
 ): LoggedMessage {
-  // A message that is neither final nor a custom event is logged as it came, unread: both need
-  // their `type` written out, which takes these words unless the text holds escapes.
-  if (
-    !data.includes('"task.completed"') &&
-    !data.includes('"task.failed"') &&
-    !data.includes('"event.') &&
-    !data.includes('\\')
-  ) {
-    return { message: data, final: false };
-  }
+  // A message that is neither final nor a custom event is logged as it came, unread.
+  if (!MAY_BE_FINAL_OR_CUSTOM.test(data)) return { message: data, final: false };
   let value: unknown;
   try {
     value = JSON.parse(data);
