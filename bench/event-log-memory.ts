@@ -74,7 +74,7 @@ async function measureStore(gc: () => void) {
     for (let index = 0; index < MESSAGES; index += 1) {
       const message = messageOf(task, index);
       bytes += Buffer.byteLength(message);
-      await log.append(key, message, index === MESSAGES - 1);
+      await log.append(key, [message], index === MESSAGES - 1);
     }
   }
   const after = await heapAfterGc(gc);

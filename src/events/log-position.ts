@@ -8,9 +8,14 @@
 const POSITION_DIGITS = 16;
 const POSITION_PATTERN = /^\d{16}$/;
 
+/** The zeros a position is padded with. */
+const ZEROS = '0'.repeat(POSITION_DIGITS);
+
 /** The position of the message with sequence number `sequence` (from 1). */
 export function formatPosition(sequence: number): string {
-  return String(sequence).padStart(POSITION_DIGITS, '0');
+  // Sliced zeros rather than `padStart`: a relay formats one position per message.
+  const digits = String(sequence);
+  return ZEROS.slice(digits.length) + digits;
 }
 
 /** The sequence number a position stands for, or `undefined` when `position` is none of ours. */

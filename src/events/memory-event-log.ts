@@ -186,17 +186,26 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       return true;
     },
 
-    async append(key, message, final) {
+    async append(key, messages, final) {
       checkOpen();
       const name = keyOf(key);
       const log = logs.get(name);
       if (log === undefined) throw new Error('No log of this task is open.');
       if (log.endedAt !== undefined) throw new Error("The task's log has ended.");
-      const sequence = log.nextSequence++;
-      const bytes = utf8Length(message);
-      const position = formatPosition(sequence);
-      log.entries.push({ sequence, message, final, bytes });
-      log.bytes += bytes;
+      if (messages.length === 0) return [];
+      const positions: string[] = [];
+      messages.forEach((message, index) => {
+        const sequence = log.nextSequence++;
+        const bytes = utf8Length(message);
+        positions.push(formatPosition(sequence));
+        log.entries.push({
+          sequence,
+          message,
+          final: final && index === messages.length - 1,
+          bytes,
+        });
+        log.bytes += bytes;
+      });
       // The newest message always stays, so a read after the one before it still gets it.
       while (log.bytes > maxLogBytes && log.entries.length > 1) {
         log.bytes -= (log.entries.shift() as HeldEntry).bytes;
@@ -206,7 +215,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
         ended.set(name, log);
       }
       wake(log);
-      return position;
+      return positions;
     },
 
     async abandon(key) {

@@ -68,9 +68,6 @@ const BATCH = 4;
 const PACK_CHARS = 64 * 1024;
 /** How long one `XREAD` blocks before the read looks whether its log is still there. */
 const BLOCK_MS = 1000;
-/** The most appends one script run takes: a larger batch goes as several, one after the other. */
-const APPENDS_PER_SCRIPT = 512;
-
 /**
  * Creates a log (KEYS: hash, stream, tasks, ended, clock; ARGV: owner, maxTasks, marker ms, base):
  * 1 when created, 0 when the owner's log exists, an `OWNED` error for another owner's. Past
@@ -178,48 +175,36 @@ function refusalMessage(refusal: string): string {
   return "The task's log has ended.";
 }
 
-/** An append on its way to Redis, with its caller's promise. */
-interface WaitingAppend {
-  message: string;
-  final: boolean;
-  resolve(position: string): void;
-  reject(error: unknown): void;
-}
-
 /**
- * The append script's arguments for `appends`: packs of messages in order, each of at most
+ * The append script's arguments for `messages`: packs of messages in order, each of at most
  * {@link PACK_CHARS} characters and `maxLogBytes` bytes (one message alone may be more), the last
- * one ending with the first final message; none after it.
+ * one final when `final` is.
  */
-function packsOf(appends: readonly WaitingAppend[], maxLogBytes: number): string[] {
+function packsOf(messages: readonly string[], final: boolean, maxLogBytes: number): string[] {
   const args: string[] = [];
-  let messages: string[] = [];
+  let pack: string[] = [];
   let lengths: number[] = [];
   let chars = 0;
   let bytes = 0;
-  const close = (final: boolean) => {
-    args.push(messages.join(''), lengths.join(','), String(lengths.length), String(bytes));
-    args.push(final ? '1' : '0');
-    messages = [];
+  const close = (last: boolean) => {
+    args.push(pack.join(''), lengths.join(','), String(lengths.length), String(bytes));
+    args.push(last && final ? '1' : '0');
+    pack = [];
     lengths = [];
     chars = 0;
     bytes = 0;
   };
-  for (const { message, final } of appends) {
+  for (const message of messages) {
     const size = utf8Length(message);
     if (lengths.length > 0 && (chars + message.length > PACK_CHARS || bytes + size > maxLogBytes)) {
       close(false);
     }
-    messages.push(message);
+    pack.push(message);
     lengths.push(message.length);
     chars += message.length;
     bytes += size;
-    if (final) {
-      close(true);
-      return args;
-    }
   }
-  if (lengths.length > 0) close(false);
+  if (lengths.length > 0) close(true);
   return args;
 }
 
@@ -436,61 +421,12 @@ export function redisEventLog(
     }
   }
 
-  /** Appends made in this turn and not yet sent, per task (its base), in the order they came. */
-  const waitingAppends = new Map<string, WaitingAppend[]>();
   /**
    * The sequence the next append of a task will take, for the logs this instance created and
    * appends to: each script run says where it expects the log, so that no run appends after one
    * that failed before it (a gap the positions would not show).
    */
   const nextSequences = new Map<string, number>();
-
-  /** Sends the waiting appends of a task, in order, as few script runs as their number allows. */
-  function sendAppends(base: string): void {
-    const waiting = waitingAppends.get(base);
-    if (waiting === undefined) return;
-    waitingAppends.delete(base);
-    for (let start = 0; start < waiting.length; start += APPENDS_PER_SCRIPT) {
-      const appends = waiting.slice(start, start + APPENDS_PER_SCRIPT);
-      const expected = nextSequences.get(base);
-      if (expected !== undefined) nextSequences.set(base, expected + appends.length);
-      void runAppends(base, appends, expected ?? 0);
-    }
-  }
-
-  async function runAppends(base: string, appends: WaitingAppend[], expected: number) {
-    const args = [
-      'EVAL',
-      APPEND_SCRIPT,
-      '4',
-      hashOf(base),
-      streamOf(base),
-      `${prefix}ended`,
-      `${prefix}clock`,
-      String(maxLogBytes),
-      String(Math.ceil(retentionMs)),
-      String(MARKER_MS),
-      base,
-      String(expected),
-      ...packsOf(appends, maxLogBytes),
-    ];
-    let answer: [appended: number, first: number, refusal: string];
-    try {
-      answer = await command(args);
-    } catch (error) {
-      // The expected sequence stays as if these were appended: the next run is refused unless
-      // they were (a reply lost with its connection), so none appends after a gap.
-      for (const append of appends) append.reject(error);
-      return;
-    }
-    const [appended, first, refusal] = answer;
-    // An ended log takes nothing more, whoever appends: it needs no expectation.
-    if (refusal === 'ENDED') nextSequences.delete(base);
-    appends.forEach((append, index) => {
-      if (index < appended) append.resolve(formatPosition(first + index));
-      else append.reject(new Error(refusalMessage(refusal)));
-    });
-  }
 
   return {
     async create(key, owner) {
@@ -514,25 +450,38 @@ export function redisEventLog(
       return true;
     },
 
-    append(key, message, final) {
+    async append(key, messages, final) {
+      if (messages.length === 0) return [];
       const base = baseOf(key);
-      return new Promise<string>((resolve, reject) => {
-        let waiting = waitingAppends.get(base);
-        if (waiting === undefined) {
-          waiting = [];
-          waitingAppends.set(base, waiting);
-          // The appends of one task made in one turn go to Redis together: one script run and one
-          // round trip for a chunk of the service's stream, rather than one each.
-          queueMicrotask(() => sendAppends(base));
-        }
-        waiting.push({ message, final, resolve, reject });
-      });
+      const expected = nextSequences.get(base);
+      // Expected as if appended even when this run fails: the next one is refused unless it was
+      // (a reply lost with its connection), so none appends after a gap.
+      if (expected !== undefined) nextSequences.set(base, expected + messages.length);
+      // One script run, one round trip and all or none, however many messages: a chunk of the
+      // service's stream as packs of messages.
+      const [appended, first, refusal] = await command<[number, number, string]>([
+        'EVAL',
+        APPEND_SCRIPT,
+        '4',
+        hashOf(base),
+        streamOf(base),
+        `${prefix}ended`,
+        `${prefix}clock`,
+        String(maxLogBytes),
+        String(Math.ceil(retentionMs)),
+        String(MARKER_MS),
+        base,
+        String(expected ?? 0),
+        ...packsOf(messages, final, maxLogBytes),
+      ]);
+      // An ended log takes nothing more, whoever appends: it needs no expectation.
+      if (refusal === 'ENDED') nextSequences.delete(base);
+      if (appended < messages.length) throw new Error(refusalMessage(refusal));
+      return messages.map((_, index) => formatPosition(first + index));
     },
 
     async abandon(key) {
       const base = baseOf(key);
-      // Appends made before it go first, as they were made.
-      sendAppends(base);
       nextSequences.delete(base);
       await command<number>([
         'EVAL',

@@ -24,7 +24,7 @@ export function logRun(
   run.subscribe(({ event, id }) => {
     const message = JSON.stringify(id === undefined ? event : { ...event, eventId: id });
     const final = isFinalEvent(event as { type: string });
-    chain = chain.then(() => log.append(key, message, final)).then(ignore, ignore);
+    chain = chain.then(() => log.append(key, [message], final)).then(ignore, ignore);
   });
   // `settled` resolves after the final message was sent to the subscribers, so `chain` is complete.
   const appended = run.settled.then(() => chain).then(ignore, ignore);

@@ -131,7 +131,7 @@ export async function claimShortStart(
     return {
       kind: 'first',
       record: (taskId) =>
-        log.append(key, JSON.stringify({ taskId, fingerprint }), true).then(() => undefined),
+        log.append(key, [JSON.stringify({ taskId, fingerprint })], true).then(() => undefined),
       release: () => log.abandon(key),
     };
   }

@@ -45,22 +45,20 @@ interface LoggedMessage {
   final: boolean;
 }
 
+/**
+ * Matches the text of a message that may be final or a custom event: both need their `type` written
+ * out, which takes these words unless the text holds escapes. One scan of each message's text.
+ */
+const MAY_BE_FINAL_OR_CUSTOM = /"task\.(?:completed|failed)"|"event\.|\\/;
+
 /** The message to log: the service's data, with a custom event's uuid written in as `eventId`. */
 function loggedMessage(
   data: string,
   id: string | undefined,
   upstreamResumable: boolean,
 ): LoggedMessage {
-  // A message that is neither final nor a custom event is logged as it came, unread: both need
-  // their `type` written out, which takes these words unless the text holds escapes.
-  if (
-    !data.includes('"task.completed"') &&
-    !data.includes('"task.failed"') &&
-    !data.includes('"event.') &&
-    !data.includes('\\')
-  ) {
-    return { message: data, final: false };
-  }
+  // A message that is neither final nor a custom event is logged as it came, unread.
+  if (!MAY_BE_FINAL_OR_CUSTOM.test(data)) return { message: data, final: false };
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -170,11 +168,13 @@ export async function relayIntoLog(relay: LogRelay): Promise<void> {
       unappended = [];
       unappendedChars = 0;
       wakeReader?.();
-      // Appended together: made in order they keep their order (EventLog.append), and a store
-      // across the network (Redis) takes them in one round trip, not one each. The next batch
-      // goes before this one is taken, so the store's time and the relay's overlap.
-      const appended = Promise.all(
-        batch.map((entry) => log.append(key, entry.message, entry.final)),
+      // Appended together: a store across the network (Redis) takes them in one round trip, not
+      // one each. The next batch goes before this one is taken, so the store's time and the
+      // relay's overlap; a batch after a refused one is refused too (EventLog.append).
+      const appended = log.append(
+        key,
+        batch.map((entry) => entry.message),
+        batch.at(-1)?.final === true,
       );
       const previous = handed;
       handed = (async () => {

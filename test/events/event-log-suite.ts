@@ -60,7 +60,7 @@ async function appendMany(
 ): Promise<string[]> {
   const positions: string[] = [];
   for (let index = 1; index <= count; index++) {
-    positions.push(await log.append(key, message(index), final && index === count));
+    positions.push(...(await log.append(key, [message(index)], final && index === count)));
   }
   return positions;
 }
@@ -101,36 +101,50 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       expect(entries.map((entry) => entry.final)).toEqual(positions.map((_, i) => i === 119));
     });
 
-    it('takes appends made together in the order they were made, none after a final one', async () => {
+    it('takes a batch of appends in order, with a position each, and nothing after a final one', async () => {
       const log = await make();
       const key = newKey();
       await log.create(key, OWNER);
-      const first = await log.append(key, message(0), false);
-      // Made one after the other without waiting, as a relay appends a chunk of a stream.
-      const appends = Array.from({ length: 50 }, (_, index) =>
-        log.append(key, message(index + 1), index === 39),
-      );
-      const settled = await Promise.allSettled(appends);
-      const positions = settled.flatMap((result) =>
-        result.status === 'fulfilled' ? [result.value] : [],
+      const [first] = await log.append(key, [message(0)], false);
+      // A chunk of a stream, as a relay appends it.
+      const positions = await log.append(
+        key,
+        Array.from({ length: 40 }, (_, index) => message(index + 1)),
+        true,
       );
       expect(positions).toHaveLength(40);
       expect([first, ...positions]).toEqual([first, ...positions].sort());
       expect(new Set([first, ...positions]).size).toBe(41);
-      expect(settled.slice(40).every((result) => result.status === 'rejected')).toBe(true);
+      await expect(log.append(key, [message(41)], false)).rejects.toThrow();
       const entries = await readAll(log, key, undefined);
       expect(entries.map((entry) => entry.message)).toEqual(
         Array.from({ length: 41 }, (_, index) => message(index)),
       );
       expect(entries.map((entry) => entry.position)).toEqual([first, ...positions]);
+      expect(entries.map((entry) => entry.final)).toEqual(
+        Array.from({ length: 41 }, (_, index) => index === 40),
+      );
+    });
+
+    it('appends no messages as nothing', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      expect(await log.append(key, [], true)).toEqual([]);
+      const positions = await log.append(key, [message(1)], true);
+      expect((await readAll(log, key, undefined)).map((entry) => entry.position)).toEqual(
+        positions,
+      );
     });
 
     it('gives a read resumed after any position of appends made together exactly the rest', async () => {
       const log = await make();
       const key = newKey();
       await log.create(key, OWNER);
-      const positions = await Promise.all(
-        Array.from({ length: 300 }, (_, index) => log.append(key, message(index), index === 299)),
+      const positions = await log.append(
+        key,
+        Array.from({ length: 300 }, (_, index) => message(index)),
+        true,
       );
       for (const index of [0, 1, 2, 99, 150, 151, 255, 256, 297, 298]) {
         const entries = await readAll(log, key, positions[index]);
@@ -146,10 +160,10 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const log = await make({ maxLogBytes: one * 10 });
       const key = newKey();
       await log.create(key, OWNER);
-      const positions = await Promise.all(
-        Array.from({ length: 25 }, (_, index) =>
-          log.append(key, message(10 + index), index === 24),
-        ),
+      const positions = await log.append(
+        key,
+        Array.from({ length: 25 }, (_, index) => message(10 + index)),
+        true,
       );
       const signal = new AbortController().signal;
       expect((await log.read(key, OWNER, undefined, signal)).status).toBe('expired');
@@ -168,8 +182,10 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const log = await make();
       const key = newKey();
       await log.create(key, OWNER);
-      await Promise.all(
-        Array.from({ length: 300 }, (_, index) => log.append(key, message(index), index === 299)),
+      await log.append(
+        key,
+        Array.from({ length: 300 }, (_, index) => message(index)),
+        true,
       );
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
@@ -194,10 +210,10 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       for (let index = 0; index < 3; index++) seen.push((await iterator.next()).value.message);
       // The read waits for the next message, which comes later.
       const waiting = iterator.next();
-      await log.append(key, message(4), false);
+      await log.append(key, [message(4)], false);
       seen.push((await waiting).value.message);
       const last = iterator.next();
-      await log.append(key, message(5), true);
+      await log.append(key, [message(5)], true);
       const final = await last;
       expect(final.value).toMatchObject({ message: message(5), final: true });
       seen.push(final.value.message);
@@ -231,7 +247,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
         if (read.status !== 'ok') throw new Error(read.status);
         const iterator = entriesOf(read);
         const next = iterator.next();
-        await log.append(key, message(index), index === 10);
+        await log.append(key, [message(index)], index === 10);
         const entry = (await next).value as EventLogEntry;
         seen.push(entry.message);
         after = entry.position;
@@ -266,10 +282,10 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
     it('refuses an append to a task without a log, and after the final message', async () => {
       const log = await make();
       const key = newKey();
-      await expect(log.append(key, message(1), false)).rejects.toThrow();
+      await expect(log.append(key, [message(1)], false)).rejects.toThrow();
       await log.create(key, OWNER);
-      await log.append(key, message(1), true);
-      await expect(log.append(key, message(2), false)).rejects.toThrow();
+      await log.append(key, [message(1)], true);
+      await expect(log.append(key, [message(2)], false)).rejects.toThrow();
     });
 
     it('ends the reads of an abandoned log expired, after what it holds', async () => {
@@ -290,14 +306,14 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       expect((end as EventLogError).kind).toBe('expired');
       const signal = new AbortController().signal;
       expect((await log.read(key, OWNER, positions[1], signal)).status).toBe('expired');
-      await expect(log.append(key, message(3), true)).rejects.toThrow();
+      await expect(log.append(key, [message(3)], true)).rejects.toThrow();
     });
 
     it('ends a live read when its signal aborts', async () => {
       const log = await make();
       const key = newKey();
       await log.create(key, OWNER);
-      await log.append(key, message(1), false);
+      await log.append(key, [message(1)], false);
       const controller = new AbortController();
       const read = await log.read(key, OWNER, undefined, controller.signal);
       if (read.status !== 'ok') throw new Error(read.status);
@@ -330,9 +346,9 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const running = newKey();
       const ended = newKey();
       await log.create(running, OWNER);
-      await log.append(running, message(1), false);
+      await log.append(running, [message(1)], false);
       await log.create(ended, OWNER);
-      await log.append(ended, message(1), true);
+      await log.append(ended, [message(1)], true);
       const signal = new AbortController().signal;
       await harness.passRetention(
         retentionMs,
@@ -349,7 +365,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       await log.create(key, OWNER);
       const positions: string[] = [];
       for (let index = 10; index < 20; index++) {
-        positions.push(await log.append(key, message(index), index === 19));
+        positions.push(...(await log.append(key, [message(index)], index === 19)));
       }
       const signal = new AbortController().signal;
       expect((await log.read(key, OWNER, undefined, signal)).status).toBe('expired');
@@ -363,8 +379,8 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const log = await make({ maxLogBytes: 8 });
       const key = newKey();
       await log.create(key, OWNER);
-      const first = await log.append(key, message(1), false);
-      await log.append(key, message(2), true);
+      const [first] = await log.append(key, [message(1)], false);
+      await log.append(key, [message(2)], true);
       expect((await readAll(log, key, first)).map((entry) => entry.message)).toEqual([message(2)]);
     });
 
@@ -373,13 +389,13 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const log = await make({ maxLogBytes: one * 3 });
       const key = newKey();
       await log.create(key, OWNER);
-      await log.append(key, message(10), false);
+      await log.append(key, [message(10)], false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
       const iterator = entriesOf(read);
       expect((await iterator.next()).value.message).toBe(message(10));
       // While the reader waits, more is appended than the log keeps.
-      for (let index = 11; index < 20; index++) await log.append(key, message(index), false);
+      for (let index = 11; index < 20; index++) await log.append(key, [message(index)], false);
       const next = await iterator.next().then(
         (result) => result,
         (error: unknown) => error,
@@ -395,8 +411,8 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       for (const [index, key] of keys.entries()) {
         await log.create(key, OWNER);
         // The second ends before the first; the third and fourth still run.
-        if (index === 1) await log.append(key, message(1), true);
-        if (index === 2) await log.append(keys[0] as EventLogKey, message(1), true);
+        if (index === 1) await log.append(key, [message(1)], true);
+        if (index === 2) await log.append(keys[0] as EventLogKey, [message(1)], true);
       }
       const statuses = await Promise.all(
         keys.map(async (key) => (await log.read(key, OWNER, undefined, signal)).status),
@@ -412,7 +428,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const log = await harness.create();
       const key = newKey();
       await log.create(key, OWNER);
-      await log.append(key, message(1), false);
+      await log.append(key, [message(1)], false);
       const read = await log.read(key, OWNER, undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
       const iterator = entriesOf(read);
@@ -423,7 +439,7 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       );
       await log.close();
       expect([true, 'threw']).toContain(await waiting);
-      await expect(log.append(key, message(2), false)).rejects.toThrow();
+      await expect(log.append(key, [message(2)], false)).rejects.toThrow();
     });
   });
 }

@@ -53,7 +53,7 @@ describe('the writes of a log read', () => {
     if (!('body' in answer)) throw new Error('expected an event stream');
     const reader = answer.body.getReader();
 
-    await log.append(key, progress(10), false);
+    await log.append(key, [progress(10)], false);
     const first = reader.read();
     expect(await hasSettled(first)).toBe(true);
     expect(dataLines((await first).value!)).toEqual([progress(10)]);
@@ -61,10 +61,10 @@ describe('the writes of a log read', () => {
     // Three messages within a frame of that write: held until the frame has passed, then one write.
     const second = reader.read();
     await vi.advanceTimersByTimeAsync(2);
-    await log.append(key, progress(20), false);
-    await log.append(key, progress(30), false);
+    await log.append(key, [progress(20)], false);
+    await log.append(key, [progress(30)], false);
     await vi.advanceTimersByTimeAsync(5);
-    await log.append(key, progress(40), false);
+    await log.append(key, [progress(40)], false);
     expect(await hasSettled(second)).toBe(false);
     await vi.advanceTimersByTimeAsync(16);
     expect(dataLines((await second).value!)).toEqual([progress(20), progress(30), progress(40)]);
@@ -72,7 +72,7 @@ describe('the writes of a log read', () => {
     // A silence longer than a frame: the next message goes at once again, the final one with it
     // closing the read.
     await vi.advanceTimersByTimeAsync(100);
-    await log.append(key, completed, true);
+    await log.append(key, [completed], true);
     const last = reader.read();
     expect(await hasSettled(last)).toBe(true);
     expect(dataLines((await last).value!)).toEqual([completed]);
@@ -107,7 +107,7 @@ describe('the writes of a log read', () => {
     // Five rounds 100 ms apart; in each, every task sends one message, a millisecond apart.
     for (let round = 1; round <= 5; round += 1) {
       for (const key of keys) {
-        await log.append(key, round === 5 ? completed : progress(round * 20), round === 5);
+        await log.append(key, [round === 5 ? completed : progress(round * 20)], round === 5);
         await vi.advanceTimersByTimeAsync(1);
       }
       await vi.advanceTimersByTimeAsync(50);

@@ -21,7 +21,7 @@ async function logWith(count: number, final: boolean): Promise<EventLog> {
   const log = memoryEventLog({ maxLogBytes: 8 * 1024 * 1024 });
   await log.create(KEY, OWNER);
   for (let index = 1; index <= count; index++) {
-    await log.append(KEY, message(index), final && index === count);
+    await log.append(KEY, [message(index)], final && index === count);
   }
   return log;
 }
@@ -67,7 +67,7 @@ describe('the events read', () => {
     const decoder = new TextDecoder();
     expect(decoder.decode((await reader.read()).value)).toContain(message(1));
     const next = reader.read();
-    await log.append(KEY, message(2), false);
+    await log.append(KEY, [message(2)], false);
     expect(decoder.decode((await next).value)).toContain(message(2));
     await reader.cancel();
     await log.close();
@@ -80,7 +80,7 @@ describe('the multiplexed read', () => {
     const second = { taskName: 'render-video', taskId: 'task-2' };
     await log.create(second, OWNER);
     for (let index = 1; index <= 1000; index++) {
-      await log.append(second, message(index), index === 1000);
+      await log.append(second, [message(index)], index === 1000);
     }
     const answer = answerFollowRead(
       log,

@@ -60,8 +60,8 @@ describe('redisEventLog', () => {
       if (read.status !== 'ok') throw new Error(read.status);
       const iterator = entriesOf(read);
       const first = iterator.next();
-      await writer.append(key, '{"type":"task.progress"}', false);
-      await writer.append(key, '{"type":"task.completed"}', true);
+      await writer.append(key, ['{"type":"task.progress"}'], false);
+      await writer.append(key, ['{"type":"task.completed"}'], true);
       expect((await first).value).toMatchObject({ message: '{"type":"task.progress"}' });
       expect((await iterator.next()).value).toMatchObject({ final: true });
       expect((await iterator.next()).done).toBe(true);
@@ -77,13 +77,13 @@ describe('redisEventLog', () => {
     const log: EventLog = redisEventLog({ client: client as RedisEventLogClient });
     const key = { taskName: 'echo', taskId: 'app-client' };
     await log.create(key, 'user');
-    await log.append(key, '{}', true);
+    await log.append(key, ['{}'], true);
     await log.close();
     expect(await client.sendCommand(['PING'])).toBe('PONG');
     client.destroy();
   });
 
-  it('sends the appends of one task made together to Redis as one command, kept as one entry', async () => {
+  it('sends a batch of appends to Redis as one command, kept as one entry', async () => {
     const client = createClient({ url: redis.url });
     client.on('error', () => undefined);
     await client.connect();
@@ -104,10 +104,10 @@ describe('redisEventLog', () => {
       const key = { taskName: 'echo', taskId: 'together' };
       await log.create(key, 'user');
       sent.length = 0;
-      const positions = await Promise.all(
-        Array.from({ length: 100 }, (_, index) =>
-          log.append(key, JSON.stringify({ index }), index === 99),
-        ),
+      const positions = await log.append(
+        key,
+        Array.from({ length: 100 }, (_, index) => JSON.stringify({ index })),
+        true,
       );
       expect(sent).toEqual(['EVAL']);
       // Kept as one entry of the task's stream: a pack of messages, not one entry each.
@@ -157,7 +157,7 @@ describe('redisEventLog', () => {
           const next = iterator.next();
           // Appended while the reader waits in XREAD, as a live task's next message comes.
           await waiting;
-          await writer.append(key, JSON.stringify({ index }), index === 20);
+          await writer.append(key, [JSON.stringify({ index })], index === 20);
           expect((await next).value).toMatchObject({ message: JSON.stringify({ index }) });
         }
         expect((await iterator.next()).done).toBe(true);
@@ -195,8 +195,8 @@ describe('redisEventLog', () => {
     try {
       const key = { taskName: 'echo', taskId: 'first' };
       await writer.create(key, 'user');
-      await writer.append(key, '{"n":1}', false);
-      await writer.append(key, '{"n":2}', true);
+      await writer.append(key, ['{"n":1}'], false);
+      await writer.append(key, ['{"n":2}'], true);
       const read = await reader.read(key, 'user', undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
       const first = await entriesOf(read).next();
@@ -231,12 +231,12 @@ describe('redisEventLog', () => {
     try {
       const key = { taskName: 'echo', taskId: 'gap' };
       await log.create(key, 'user');
-      await log.append(key, '{"n":1}', false);
+      await log.append(key, ['{"n":1}'], false);
       failNext = true;
-      const lost = log.append(key, '{"n":2}', false);
+      const lost = log.append(key, ['{"n":2}'], false);
       await expect(lost).rejects.toThrow('OOM');
       // Redis takes commands again, but the message before this one is missing.
-      await expect(log.append(key, '{"n":3}', false)).rejects.toThrow(
+      await expect(log.append(key, ['{"n":3}'], false)).rejects.toThrow(
         'An earlier append to this log failed.',
       );
       // The relay gives up on such a log; a read gets what it holds, then learns it broke.
@@ -261,7 +261,7 @@ describe('redisEventLog', () => {
     try {
       const key = { taskName: 'echo', taskId: 'restart' };
       await log.create(key, 'user');
-      await log.append(key, '{}', false);
+      await log.append(key, ['{}'], false);
       const read = await log.read(key, 'user', undefined, new AbortController().signal);
       if (read.status !== 'ok') throw new Error(read.status);
       const iterator = entriesOf(read);

@@ -47,25 +47,18 @@ function scriptedBody() {
   };
 }
 
-/** `log`, holding each append back until the test lets it through; appends made in one turn are one batch. */
+/** `log`, holding each append (a batch of messages) back until the test lets it through. */
 function heldLog(log: EventLog) {
   const batches: string[][] = [];
   const holds: Array<() => void> = [];
-  let batch: string[] | undefined;
   let started: (() => void) | undefined;
   const held: EventLog = {
     ...log,
-    append(key, message, final) {
-      if (batch === undefined) {
-        const current: string[] = [];
-        batch = current;
-        batches.push(current);
-        queueMicrotask(() => (batch = undefined));
-        started?.();
-      }
-      batch.push(message);
+    append(key, messages, final) {
+      batches.push([...messages]);
+      started?.();
       return new Promise<void>((resolve) => holds.push(resolve)).then(() =>
-        log.append(key, message, final),
+        log.append(key, messages, final),
       );
     },
   };
@@ -143,11 +136,11 @@ describe('relayIntoLog', () => {
     let appends = 0;
     const failing: EventLog = {
       ...memory,
-      append(key, message, final) {
+      append(key, messages, final) {
         appends += 1;
         // The second batch fails, as a store that went away would.
         if (appends === 2) return Promise.reject(new Error('The store went away.'));
-        return memory.append(key, message, final);
+        return memory.append(key, messages, final);
       },
     };
     const service = scriptedBody();
