@@ -35,7 +35,7 @@ import {
 } from './resumable-kit.js';
 
 const EVENTS = 10_000;
-const ROUNDS = 5;
+const ROUNDS = 15;
 const RESUMES = 30;
 
 /** Held tasks wait here until the bench lets them end. */
