@@ -103,15 +103,22 @@ describe('createEventFeed', () => {
     await vi.waitFor(() => expect(messages.map(({ type }) => type)).toContain('task.progress'));
   });
 
-  it('opens the read of a feed that has none at once, not after a timer', async () => {
+  it('opens the read of a feed that has none at once, not after a timer: its first task, and one after every task ended', async () => {
     const { client, feed, sent } = setUp();
-    const { id } = await client.submit('hold', {});
+    const first = await client.submit('echo', { message: 'first' });
+    const later = await client.submit('hold', {});
     // Only timeouts are fake, and none is let run: setImmediate stays real.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { messages, listener } = collect();
-    feed.follow({ task: 'hold', id }, null, listener);
+    const ended = collect();
+    feed.follow({ task: 'echo', id: first.id }, null, ended.listener);
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent()).toBe(1);
+    await vi.waitFor(() => expect(ended.messages.at(-1)?.type).toBe('task.completed'));
+    // Its final message closed the read: a later start on the page opens the next one.
+    const { messages, listener } = collect();
+    feed.follow({ task: 'hold', id: later.id }, null, listener);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent()).toBe(2);
     vi.useRealTimers();
     await vi.waitFor(() => expect(messages.map(({ type }) => type)).toContain('task.progress'));
   });
