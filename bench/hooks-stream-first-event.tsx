@@ -3,8 +3,10 @@
  * progress, against a naive consumer that runs `fetch` → `TextDecoderStream` →
  * `EventSourceParserStream` and calls `setState` on the first progress, on the same reference
  * service (natively resumable) on a loopback socket. Measured on a fresh page (the client has not
- * yet heard that the service offers resumable streams, so `start` posts the stream) and on a page
- * that has (`start` is the short start, and the page's one read follows the task).
+ * yet heard that the service offers resumable streams, so `start` posts the stream), on a page
+ * that has (`start` is the short start, and the page's one read, closed since its last task ended,
+ * opens for the task), and on that page while another task streams (the page's open read is
+ * handed over to one that follows both).
  */
 import { frames } from './hooks-dom.js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -39,7 +41,29 @@ const quickTask = defineTask({
   },
 });
 
-type Page = 'fresh page' | 'page that has streamed';
+/** Reports progress every 16 ms, 12 times: the task that streams beside the one timed. */
+const busyTask = defineTask({
+  name: 'busy',
+  params: z.object({ run: z.number() }),
+  run: async (context, { run }) => {
+    for (let tick = 1; tick <= 12; tick += 1) {
+      context.progress(tick * 8, 1);
+      await context.sleep(16);
+    }
+    return { run };
+  },
+});
+
+const PAGES = ['fresh page', 'page that has streamed', 'page that streams another task'] as const;
+type Page = (typeof PAGES)[number];
+
+/** What each page's start goes through, for the goals' lines. */
+const PAGE_MEASURES: Record<Page, string> = {
+  'fresh page': "a page's first start (the stream POST)",
+  'page that has streamed': 'a later start on the page (the short start and the page’s read)',
+  'page that streams another task':
+    'a later start while another task streams (the short start and the page’s read handed over)',
+};
 
 /** When the first progress was committed, and whether the task was seen to complete. */
 interface Watch {
@@ -51,11 +75,12 @@ interface Watch {
 type OnShown = (shown: { percent: number | undefined; completed: boolean }) => void;
 
 function HookConsumer(props: {
+  task: 'quick' | 'busy';
   onShown: OnShown;
   onReady: (start: (run: number) => void) => void;
 }) {
-  const { onShown, onReady } = props;
-  const stream = useTaskStream('quick');
+  const { task, onShown, onReady } = props;
+  const stream = useTaskStream(task);
   const percent = stream.progress?.percent;
   const completed = stream.status === 'completed';
   // Only a streaming or completed state's progress is the new task's (a start resets what the last
@@ -73,11 +98,12 @@ function HookConsumer(props: {
 }
 
 function NaiveConsumer(props: {
+  task: 'quick' | 'busy';
   url: string;
   onShown: OnShown;
   onReady: (start: (run: number) => void) => void;
 }) {
-  const { url, onShown, onReady } = props;
+  const { task, url, onShown, onReady } = props;
   const [percent, setPercent] = useState<number | undefined>(undefined);
   const [completed, setCompleted] = useState(false);
   useLayoutEffect(() => onShown({ percent, completed }));
@@ -85,7 +111,7 @@ function NaiveConsumer(props: {
     onReady((run) => {
       setPercent(undefined);
       setCompleted(false);
-      void fetch(`${url}/workflows/quick/stream`, {
+      void fetch(`${url}/workflows/${task}/stream`, {
         method: 'POST',
         headers: demoHeaders('service'),
         body: JSON.stringify({ params: { run } }),
@@ -98,14 +124,66 @@ function NaiveConsumer(props: {
         )
         .catch(() => undefined);
     });
-  }, [url, onReady]);
+  }, [task, url, onReady]);
   return <p>{percent ?? 0}</p>;
 }
 
 type Consumer = 'useTaskStream' | 'naive fetch → EventSourceParserStream → setState';
 
-/** Opens a page with `consumer`, starts `runs` tasks one after the other; each one's time to first event. */
-async function timeStarts(url: string, consumer: Consumer, runs: number, firstRun: number) {
+/** A consumer on a page: what it last showed, and its start once it mounted. */
+interface Follower {
+  watch: Watch;
+  onShown: OnShown;
+  onReady: (start: (run: number) => void) => void;
+  start: ((run: number) => void) | undefined;
+  /** When the run being timed was started: commits before it count for nothing. */
+  began: number;
+}
+
+function follower(): Follower {
+  const follower: Follower = {
+    // One object for the page's life, reset before each start: the consumers hold it.
+    watch: { firstProgressAt: undefined, completed: false },
+    onShown: ({ percent, completed }) => {
+      const now = performance.now();
+      // A commit that still shows the run before counts for nothing.
+      if (now < follower.began) return;
+      // The first commit that shows the task's progress, even when it is already the completed one.
+      if (percent !== undefined) follower.watch.firstProgressAt ??= now;
+      if (completed) follower.watch.completed = true;
+    },
+    onReady: (next) => {
+      follower.start = next;
+    },
+    start: undefined,
+    began: Number.POSITIVE_INFINITY,
+  };
+  return follower;
+}
+
+/** Starts `run` on `follower` and waits for its first progress: the time it took. */
+async function startAndTime(follower: Follower, run: number, what: string): Promise<number> {
+  follower.watch.firstProgressAt = undefined;
+  follower.watch.completed = false;
+  follower.began = performance.now();
+  follower.start?.(run);
+  await until(
+    () => follower.watch.firstProgressAt !== undefined,
+    `${what}'s first progress`,
+    10_000,
+  );
+  return (follower.watch.firstProgressAt ?? Number.NaN) - follower.began;
+}
+
+/**
+ * Opens a page with `consumer` and times three starts one after the other: the page's first, a
+ * second once the first completed, and a third while another task streams on the page.
+ */
+async function timeStarts(
+  url: string,
+  consumer: Consumer,
+  firstRun: number,
+): Promise<Record<Page, number>> {
   const client = createTaskClient({
     baseUrl: url,
     userToken: DEMO_USER_TOKEN,
@@ -117,48 +195,42 @@ async function timeStarts(url: string, consumer: Consumer, runs: number, firstRu
       <TaskwireProvider client={client}>{children}</TaskwireProvider>
     </QueryClientProvider>
   );
-  // One object for the page's life, reset before each start: the consumers hold it.
-  const watch: Watch = { firstProgressAt: undefined, completed: false };
-  // A commit that still shows the run before counts for nothing: `began` is set before start.
-  let began = Number.POSITIVE_INFINITY;
-  const onShown: OnShown = ({ percent, completed }) => {
-    const now = performance.now();
-    if (now < began) return;
-    // The first commit that shows the task's progress, even when it is already the completed one.
-    if (percent !== undefined) watch.firstProgressAt ??= now;
-    if (completed) watch.completed = true;
-  };
-  let start: ((run: number) => void) | undefined;
-  const onReady = (next: (run: number) => void) => {
-    start = next;
-  };
+  const timed = follower();
+  const beside = follower();
   const release = frames.hold();
+  const consumerOf = (task: 'quick' | 'busy', { onShown, onReady }: Follower) =>
+    consumer === 'useTaskStream' ? (
+      <HookConsumer task={task} onShown={onShown} onReady={onReady} />
+    ) : (
+      <NaiveConsumer task={task} url={url} onShown={onShown} onReady={onReady} />
+    );
   const view = mount(
     <Providers>
-      {consumer === 'useTaskStream' ? (
-        <HookConsumer onShown={onShown} onReady={onReady} />
-      ) : (
-        <NaiveConsumer url={url} onShown={onShown} onReady={onReady} />
-      )}
+      {consumerOf('quick', timed)}
+      {consumerOf('busy', beside)}
     </Providers>,
   );
-  const times: number[] = [];
+  const completed = (what: Follower) =>
+    until(() => what.watch.completed, `${consumer}'s task to complete`, 10_000);
   try {
-    await until(() => start !== undefined, 'the consumer to mount');
-    for (let run = 0; run < runs; run += 1) {
-      watch.firstProgressAt = undefined;
-      watch.completed = false;
-      began = performance.now();
-      start?.(firstRun + run);
-      await until(
-        () => watch.firstProgressAt !== undefined,
-        `${consumer}'s first progress`,
-        10_000,
-      );
-      times.push((watch.firstProgressAt ?? Number.NaN) - began);
-      await until(() => watch.completed, `${consumer}'s task to complete`, 10_000);
-    }
-    return times;
+    await until(
+      () => timed.start !== undefined && beside.start !== undefined,
+      'the consumers to mount',
+    );
+    const fresh = await startAndTime(timed, firstRun, consumer);
+    await completed(timed);
+    const later = await startAndTime(timed, firstRun + 1, consumer);
+    await completed(timed);
+    // The other task streams (its progress shown) when the third start is made.
+    await startAndTime(beside, firstRun + 2, consumer);
+    const besideAnother = await startAndTime(timed, firstRun + 3, consumer);
+    await completed(timed);
+    await completed(beside);
+    return {
+      'fresh page': fresh,
+      'page that has streamed': later,
+      'page that streams another task': besideAnother,
+    };
   } finally {
     view.unmount();
     release();
@@ -166,9 +238,9 @@ async function timeStarts(url: string, consumer: Consumer, runs: number, firstRu
   }
 }
 
-/** Times both consumers on both pages and reports them with the goal. */
+/** Times both consumers on the three pages and reports them with the goals. */
 export default async function run(): Promise<BenchReport> {
-  const service = await startLoopbackService({ tasks: [quickTask], timeScale: 1 });
+  const service = await startLoopbackService({ tasks: [quickTask, busyTask], timeScale: 1 });
   const results = new Map<string, number[]>();
   const consumers: Consumer[] = [
     'useTaskStream',
@@ -177,17 +249,13 @@ export default async function run(): Promise<BenchReport> {
   let runId = 0;
   try {
     // Warm-up: one page of each, not counted.
-    for (const consumer of consumers) await timeStarts(service.url, consumer, 2, (runId += 2));
+    for (const consumer of consumers) await timeStarts(service.url, consumer, (runId += 4));
     for (let sample = 0; sample < SAMPLES; sample += 1) {
       for (const consumer of sample % 2 === 0 ? consumers : [...consumers].reverse()) {
-        // A fresh page's first start, then a second start on the same page.
-        const [fresh, later] = await timeStarts(service.url, consumer, 2, (runId += 2));
-        for (const [page, time] of [
-          ['fresh page', fresh],
-          ['page that has streamed', later],
-        ] as const) {
+        const times = await timeStarts(service.url, consumer, (runId += 4));
+        for (const page of PAGES) {
           const key = `${consumer}|${page}`;
-          results.set(key, [...(results.get(key) ?? []), time as number]);
+          results.set(key, [...(results.get(key) ?? []), times[page]]);
         }
       }
     }
@@ -196,7 +264,7 @@ export default async function run(): Promise<BenchReport> {
   }
   const timesOf = (consumer: Consumer, page: Page) => results.get(`${consumer}|${page}`) ?? [];
   const rows = consumers.flatMap((consumer) =>
-    (['fresh page', 'page that has streamed'] as const).map((page) => {
+    PAGES.map((page) => {
       const times = timesOf(consumer, page);
       return {
         consumer,
@@ -209,13 +277,13 @@ export default async function run(): Promise<BenchReport> {
     }),
   );
   const benchmark = 'Time to first event';
-  const goals: BenchGoal[] = (['fresh page', 'page that has streamed'] as const).map((page) => {
+  const goals: BenchGoal[] = PAGES.map((page) => {
     const ours = percentile(timesOf('useTaskStream', page), 0.5);
     const naive = percentile(timesOf(consumers[1] as Consumer, page), 0.5);
     const gap = ours - naive;
     return {
       benchmark,
-      measure: `start → first progress committed, median of ${SAMPLES}, ${page === 'fresh page' ? "a page's first start (the stream POST)" : 'a later start on the page (the short start and the page’s read)'}`,
+      measure: `start → first progress committed, median of ${SAMPLES}, ${PAGE_MEASURES[page]}`,
       figure: formatMs(ours),
       baseline: `fetch → EventSourceParserStream → setState: ${formatMs(naive)}`,
       ratio: `${gap >= 0 ? '+' : '−'}${Math.abs(gap).toFixed(1)} ms`,
@@ -228,7 +296,7 @@ export default async function run(): Promise<BenchReport> {
     title: `Time to first event: useTaskStream's start to the first progress committed, against fetch → EventSourceParserStream → setState, the reference service (resumable) on loopback, ${SAMPLES} samples each`,
     rows,
     notes: [
-      `React build: ${reactBuild}. Each sample opens a page (a React root with a fresh client and QueryClient) and starts two tasks one after the other, timing each from the call of start (or the naive fetch) to the layout effect of the first commit that shows a progress percent; the task reports its first progress as soon as it runs. On a fresh page the client has not yet heard the service offer resumable streams, so start posts the stream; on the second start it has, so start is the short start (202) and the page's one multiplexed read follows the task. The hook renders at most once per animation frame (a 60 Hz requestAnimationFrame held ticking), the naive consumer on every setState: the goal allows the hook one frame more. The consumers alternate which goes first; one uncounted page of each warms up.`,
+      `React build: ${reactBuild}. Each sample opens a page (a React root with a fresh client and QueryClient) and starts three tasks one after the other, timing each from the call of start (or the naive fetch) to the layout effect of the first commit that shows a progress percent; the task reports its first progress as soon as it runs. On a fresh page the client has not yet heard the service offer resumable streams, so start posts the stream; on the second start it has, so start is the short start (202) and the page's one multiplexed read, closed since the first task ended, opens for the task; the third start comes while another task of the page streams (a progress every 16 ms, shown), so the page's open read is handed over to one that follows both (the naive consumer has a stream of its own for each). The hook renders at most once per animation frame (a 60 Hz requestAnimationFrame held ticking), the naive consumer on every setState: the goal allows the hook one frame more. The consumers alternate which goes first; one uncounted page of each warms up.`,
       ...goals.map(goalLine),
     ],
     goals,

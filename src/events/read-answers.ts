@@ -98,28 +98,39 @@ function refusalOf(error: unknown): ReadRefusal {
  * frame. A page shows a stream at most once per frame, so a message held this long shows no later,
  * and a read of 50 busy tasks writes about 60 chunks a second instead of one per message: that many
  * fewer socket writes on the server and tasks on the page (docs/protocol.md, "Resumable streams
- * (0.4)").
+ * (0.4)"). A page waiting for a task's first message is not made to wait: see {@link ReadChunk}.
  */
 const READ_WRITE_EVERY_MS = 16;
 /** The most text a read gathers into one write; past it, it writes at once. */
 const MAX_WRITE_CHARS = 64 * 1024;
 
+/** SSE text for a read to write. */
+interface ReadChunk {
+  text: string;
+  /**
+   * Written as soon as it comes, with what was gathered before it, never held for the frame: the
+   * first messages of a task the page follows from its first message (it has started the task, or
+   * attached to it), which it shows nothing of until they come.
+   */
+  atOnce: boolean;
+}
+
 /**
- * An event-stream body over `chunks` (SSE text), pulled as the page reads, with a keep-alive
- * comment whenever the next chunk takes `keepAliveMs`; when `chunks` throws, the body fails (the
- * page sees a cut connection and reads again from its last position). A chunk that comes after a
- * silence is written at once; those that follow within {@link READ_WRITE_EVERY_MS} of a write are
- * gathered and written together when it has passed.
+ * An event-stream body over `chunks`, pulled as the page reads, with a keep-alive comment whenever
+ * the next chunk takes `keepAliveMs`; when `chunks` throws, the body fails (the page sees a cut
+ * connection and reads again from its last position). A chunk that comes after a silence is written
+ * at once; those that follow within {@link READ_WRITE_EVERY_MS} of a write are gathered and written
+ * together when it has passed, or with the first one `atOnce`.
  */
 function eventStreamBody(
-  chunks: AsyncIterator<string>,
+  chunks: AsyncIterator<ReadChunk>,
   { keepAliveMs, controller: readController }: { keepAliveMs: number; controller: AbortController },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setInterval> | undefined;
   // The chunk asked for and not yet written: a gathering that ran out of time leaves it for the
   // next write (an iterator's `next()` cannot be taken back), and a failure or the end waits in it.
-  let asked: Promise<IteratorResult<string>> | undefined;
+  let asked: Promise<IteratorResult<ReadChunk>> | undefined;
   const nextChunk = () => (asked ??= chunks.next());
   let lastWriteAt = -Infinity;
   const stop = () => {
@@ -139,7 +150,7 @@ function eventStreamBody(
           controller.enqueue(encoder.encode(KEEP_ALIVE_COMMENT));
           lastWriteAt = silentSince = Date.now();
         }, tick);
-        let next: IteratorResult<string>;
+        let next: IteratorResult<ReadChunk>;
         try {
           next = await nextChunk();
         } catch (error) {
@@ -158,11 +169,11 @@ function eventStreamBody(
           return;
         }
         asked = undefined;
-        let text = next.value;
+        let text = next.value.text;
         // Right after a write, what comes within the frame goes with this chunk. A failure or the
         // end stays in `asked` for the next pull, after what was gathered is written.
         const wait = lastWriteAt + READ_WRITE_EVERY_MS - Date.now();
-        if (wait > 0) {
+        if (wait > 0 && !next.value.atOnce) {
           let windowTimer: ReturnType<typeof setTimeout> | undefined;
           const windowEnd = new Promise<undefined>((resolve) => {
             windowTimer = setTimeout(() => resolve(undefined), wait);
@@ -172,7 +183,8 @@ function eventStreamBody(
               const more = await Promise.race([nextChunk(), windowEnd]).catch(() => undefined);
               if (more === undefined || more.done) break;
               asked = undefined;
-              text += more.value;
+              text += more.value.text;
+              if (more.value.atOnce) break;
             }
           } finally {
             clearTimeout(windowTimer);
@@ -259,17 +271,17 @@ function batchText(batch: readonly EventLogEntry[]): string {
   return text;
 }
 
-/** The SSE text of each item of `items`, written by `text`. */
+/** The SSE text of each item of `items`, written by `text`, each gathered with the frame's others. */
 function textChunks<Item>(
   items: AsyncIterator<Item>,
   text: (item: Item) => string,
-): AsyncIterator<string> {
+): AsyncIterator<ReadChunk> {
   return {
     async next() {
       const next = await items.next();
       return next.done
         ? { done: true, value: undefined }
-        : { done: false, value: text(next.value) };
+        : { done: false, value: { text: text(next.value), atOnce: false } };
     },
     async return() {
       await items.return?.();
@@ -331,8 +343,8 @@ export function answerFollowRead(
   // the order they come. A queue, not a race of every source's promise per chunk: one promise per
   // chunk, however many tasks are followed.
   const sources = tasks.map((task) => taskChunks(log, task, owner, options, controller.signal));
-  type Settled = { source: AsyncIterator<string> } & (
-    { result: IteratorResult<string> } | { error: unknown }
+  type Settled = { source: AsyncIterator<ReadChunk> } & (
+    { result: IteratorResult<ReadChunk> } | { error: unknown }
   );
   const ready: Settled[] = [];
   let asking = 0;
@@ -342,7 +354,7 @@ export function answerFollowRead(
     ready.push(settled);
     wake?.();
   };
-  const ask = (source: AsyncIterator<string>) => {
+  const ask = (source: AsyncIterator<ReadChunk>) => {
     asking += 1;
     source.next().then(
       (result) => settle({ source, result }),
@@ -350,7 +362,7 @@ export function answerFollowRead(
     );
   };
   sources.forEach(ask);
-  const chunks: AsyncIterator<string> = {
+  const chunks: AsyncIterator<ReadChunk> = {
     async next() {
       for (;;) {
         const first = ready.shift();
@@ -374,17 +386,27 @@ export function answerFollowRead(
   return { body: eventStreamBody(chunks, { keepAliveMs: options.keepAliveMs, controller }) };
 }
 
-/** One followed task's chunks: its entries, or one error message; never a rejection. */
+/**
+ * One followed task's chunks: its entries, or one error message; never a rejection. The first
+ * chunk of a task followed from its first message goes out at once: the page shows nothing of
+ * the task until it comes (docs/protocol.md, "Resumable streams (0.4)").
+ */
 async function* taskChunks(
   log: EventLog,
   task: FollowedTask,
   owner: string,
   options: FollowOptions,
   signal: AbortSignal,
-): AsyncGenerator<string> {
+): AsyncGenerator<ReadChunk> {
+  let atOnce = task.after === null;
+  const chunk = (text: string): ReadChunk => {
+    const value = { text, atOnce };
+    atOnce = false;
+    return value;
+  };
   const after = task.after ?? undefined;
   if (!options.isReadable(task.task) || (after !== undefined && !parsePosition(after))) {
-    yield errorMessage(task, NOT_FOUND);
+    yield chunk(errorMessage(task, NOT_FOUND));
     return;
   }
   const key = { taskName: task.task, taskId: task.id };
@@ -393,15 +415,15 @@ async function* taskChunks(
     // A task whose final message the page already has is followed no further.
     if (read.status === 'ended') return;
     if (read.status !== 'ok') {
-      yield errorMessage(task, read.status === 'expired' ? EXPIRED : NOT_FOUND);
+      yield chunk(errorMessage(task, read.status === 'expired' ? EXPIRED : NOT_FOUND));
       return;
     }
     for await (const batch of read.batches) {
       let text = '';
       for (const entry of batch) text += entryMessage(task, entry);
-      yield text;
+      yield chunk(text);
     }
   } catch (error) {
-    if (!signal.aborted) yield errorMessage(task, refusalOf(error));
+    if (!signal.aborted) yield chunk(errorMessage(task, refusalOf(error)));
   }
 }

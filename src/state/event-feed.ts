@@ -1,11 +1,11 @@
 /**
  * The page's one read of its tasks' logs (docs/protocol.md, "Resumable streams (0.4)"). Where a
  * service offers resumable streams, every stream of a page follows its task through one
- * multiplexed read that names the tasks and the positions the page has: a task
- * added opens a new read and the old one is closed once the new one answered, so the page holds
- * one long-lived connection whatever the number of its streams. Each listener gets the messages
- * after its own position, once and in order, whatever the overlap of two reads or a read opened
- * again after a break repeats.
+ * multiplexed read that names the tasks and the positions the page has: the first task of a feed
+ * with no read opens one at once; a task added to an open read opens a new one, and the old one is
+ * closed once the new one answered, so the page holds one long-lived connection whatever the
+ * number of its streams. Each listener gets the messages after its own position, once and in
+ * order, whatever the overlap of two reads or a read opened again after a break repeats.
  */
 import { TaskwireError } from '../client/errors.js';
 import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
@@ -118,6 +118,8 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
   let live: Read | undefined;
   let next: Read | undefined;
   let openTimer: ReturnType<typeof setTimeout> | undefined;
+  // How many reads are being opened whose tasks are not yet chosen: a follow then joins them.
+  let choosing = 0;
   let failures = 0;
   let releaseSlot: ReleaseStreamSlot | undefined;
   let takingSlot: Promise<boolean> | undefined;
@@ -205,7 +207,14 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
   const openRead = async () => {
     openTimer = undefined;
     if (followed.size === 0) return;
-    if (!(await hasSlot())) {
+    choosing += 1;
+    let slot: boolean;
+    try {
+      slot = await hasSlot();
+    } finally {
+      choosing -= 1;
+    }
+    if (!slot) {
       return giveUp(
         new TaskwireError('network', 'Every stream slot of this service is in use.', {}),
       );
@@ -291,6 +300,10 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
     };
   };
 
+  const unfollow = (entry: Followed, follower: Follower) => () => {
+    if (entry.followers.has(follower)) drop(entry, follower);
+  };
+
   return {
     follow(target, after, listener) {
       const key = keyOf(target.task, target.id);
@@ -302,11 +315,14 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
       const follower: Follower = { listener, position: after };
       const known = entry;
       known.followers.add(follower);
-      // Several follows in one task (fifty streams started at once) open one read.
-      scheduleOpen(0);
-      return () => {
-        if (known.followers.has(follower)) drop(known, follower);
-      };
+      // A read being opened takes the task with the others. A feed with no read opens one at
+      // once: a page's next start waits for no timer (docs/protocol.md, "Resumable streams
+      // (0.4)"). An open read is replaced after a moment, so that the tasks added meanwhile (fifty
+      // streams started at once) open one read, not one each.
+      if (choosing > 0) return unfollow(known, follower);
+      if (live === undefined && next === undefined && openTimer === undefined) void openRead();
+      else scheduleOpen(0);
+      return unfollow(known, follower);
     },
   };
 }

@@ -79,17 +79,77 @@ describe('the writes of a log read', () => {
     expect((await reader.read()).done).toBe(true);
   });
 
+  it('writes the first messages of a task followed from its first message at once in the multiplexed read, even within a frame of a write', async () => {
+    const log = memoryEventLog();
+    const streaming: EventLogKey = { taskName: 'render-video', taskId: 'streaming' };
+    const started: EventLogKey = { taskName: 'render-video', taskId: 'started' };
+    await log.create(streaming, OWNER);
+    const [had] = await log.append(streaming, [progress(10)], false);
+    await log.create(started, OWNER);
+    const abort = new AbortController();
+    // The read a page opens when it starts a task while it follows another: the one after the
+    // position it has, the new one from its first message.
+    const answer = answerFollowRead(
+      log,
+      {
+        follow: [
+          { task: streaming.taskName, id: streaming.taskId, after: had },
+          { task: started.taskName, id: started.taskId, after: null },
+        ],
+      },
+      OWNER,
+      { keepAliveMs: 15_000, signal: abort.signal, isReadable: () => true },
+    );
+    if (!('body' in answer)) throw new Error('expected an event stream');
+    const reader = answer.body.getReader();
+    const idsOf = (chunk: Uint8Array) =>
+      dataLines(chunk).map((line) => (JSON.parse(line) as { id: string }).id);
+
+    await log.append(streaming, [progress(20)], false);
+    const first = reader.read();
+    expect(await hasSettled(first)).toBe(true);
+    expect(idsOf((await first).value!)).toEqual(['streaming']);
+
+    // The started task's first message, a millisecond after that write: at once, not a frame later.
+    const second = reader.read();
+    await vi.advanceTimersByTimeAsync(1);
+    await log.append(started, [progress(5)], false);
+    expect(await hasSettled(second)).toBe(true);
+    expect(idsOf((await second).value!)).toEqual(['started']);
+
+    // Its next messages, and the other task's, are gathered within a frame as before.
+    const third = reader.read();
+    await log.append(started, [progress(6)], false);
+    await log.append(streaming, [progress(30)], false);
+    expect(await hasSettled(third)).toBe(false);
+    await vi.advanceTimersByTimeAsync(16);
+    expect(idsOf((await third).value!)).toEqual(['started', 'streaming']);
+    abort.abort();
+  });
+
   it('writes the messages of many tasks that come within a frame together in the multiplexed read', async () => {
     const log = memoryEventLog();
     const keys = Array.from({ length: 50 }, (_, index) => ({
       taskName: 'render-video',
       taskId: `task-${index}`,
     }));
-    for (const key of keys) await log.create(key, OWNER);
+    // Tasks the page already shows (it has their first message): a task followed from its first
+    // message has its first messages written at once (the test before this one).
+    const had = new Map<string, string>();
+    for (const key of keys) {
+      await log.create(key, OWNER);
+      had.set(key.taskId, (await log.append(key, [progress(0)], false))[0]!);
+    }
     const abort = new AbortController();
     const answer = answerFollowRead(
       log,
-      { follow: keys.map((key) => ({ task: key.taskName, id: key.taskId, after: null })) },
+      {
+        follow: keys.map((key) => ({
+          task: key.taskName,
+          id: key.taskId,
+          after: had.get(key.taskId) ?? null,
+        })),
+      },
       OWNER,
       { keepAliveMs: 15_000, signal: abort.signal, isReadable: () => true },
     );
@@ -122,7 +182,7 @@ describe('the writes of a log read', () => {
     for (const key of keys) {
       const own = messages.filter((message) => message.id === key.taskId);
       expect(own.map((message) => message.position)).toEqual(
-        ['1', '2', '3', '4', '5'].map((sequence) => sequence.padStart(16, '0')),
+        ['2', '3', '4', '5', '6'].map((sequence) => sequence.padStart(16, '0')),
       );
     }
     // Each round spans 50 ms: the first message goes alone, the others in writes a frame apart.

@@ -49,11 +49,15 @@ function setUp(failing = 0, refusal?: () => Response) {
     },
   });
   const nextRead = () => new Promise<void>((resolve) => reads.push(resolve));
+  let opened = 0;
   const feed = createEventFeed({
-    open: (follow, options) => resumableReadsOf(client)!.follow(follow, options),
+    open: (follow, options) => {
+      opened += 1;
+      return resumableReadsOf(client)!.follow(follow, options);
+    },
     isFinal: (event) => isFinalEvent(event as { type: string }),
   });
-  return { client, feed, nextRead, sent: () => sent };
+  return { client, feed, nextRead, sent: () => sent, opened: () => opened };
 }
 
 /** A task that reports 40 % and then holds: its log stays open for as long as a test needs. */
@@ -97,6 +101,39 @@ describe('createEventFeed', () => {
     await secondRead;
     vi.useRealTimers();
     await vi.waitFor(() => expect(messages.map(({ type }) => type)).toContain('task.progress'));
+  });
+
+  it('opens the read of a feed that has none at once, not after a timer: its first task, and one after every task ended', async () => {
+    const { client, feed, sent } = setUp();
+    const first = await client.submit('echo', { message: 'first' });
+    const later = await client.submit('hold', {});
+    // Only timeouts are fake, and none is let run: setImmediate stays real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const ended = collect();
+    feed.follow({ task: 'echo', id: first.id }, null, ended.listener);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent()).toBe(1);
+    await vi.waitFor(() => expect(ended.messages.at(-1)?.type).toBe('task.completed'));
+    // Its final message closed the read: a later start on the page opens the next one.
+    const { messages, listener } = collect();
+    feed.follow({ task: 'hold', id: later.id }, null, listener);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent()).toBe(2);
+    vi.useRealTimers();
+    await vi.waitFor(() => expect(messages.map(({ type }) => type)).toContain('task.progress'));
+  });
+
+  it('opens one read for the tasks followed in one task, not one read each', async () => {
+    const { client, feed, opened } = setUp();
+    const ids = await Promise.all([1, 2, 3].map(async () => (await client.submit('hold', {})).id));
+    const followers = ids.map(() => collect());
+    ids.forEach((id, index) => feed.follow({ task: 'hold', id }, null, followers[index]!.listener));
+    await vi.waitFor(() => {
+      for (const { messages } of followers) {
+        expect(messages.map(({ type }) => type)).toContain('task.progress');
+      }
+    });
+    expect(opened()).toBe(1);
   });
 
   it('gives each follower the messages after its own position, once and in order, through one read', async () => {
