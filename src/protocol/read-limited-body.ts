@@ -48,9 +48,17 @@ export async function readCappedBody(
   }
   const cut = size > limit;
   if (cut) stop();
-  const bytes = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
-  // The first `limit` bytes: all of them when the body was shorter.
-  return { bytes: bytes.subarray(0, limit), cut };
+  // The first `limit` bytes: all of them when the body was shorter. Copied here, not joined through
+  // a Blob: Chromium's Blob.arrayBuffer() is a round trip through its blob store, which held a
+  // price on screen for 29-66 ms behind 50 streams on a busy page.
+  const bytes = new Uint8Array(Math.min(size, limit));
+  let at = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - at);
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return { bytes, cut };
 }
 
 /** What reading a request's body gave: its bytes, or `too-large` when it passed the limit. */
