@@ -23,14 +23,58 @@ export interface FrameScheduler {
 
 type Cancel = () => void;
 
-/** Uses `requestAnimationFrame` where there is one (a browser tab), else a 16 ms timer (Node, tests). */
-function requestFrame(callback: () => void): Cancel {
+/** Asks the platform for the next frame: `requestAnimationFrame` in a tab, else a 16 ms timer (Node, tests). */
+function requestPlatformFrame(callback: () => void): Cancel {
   if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
     const handle = requestAnimationFrame(callback);
     return () => cancelAnimationFrame(handle);
   }
   const handle = setTimeout(callback, 16);
   return () => clearTimeout(handle);
+}
+
+/** The next frame the page's schedulers wait for, and who waits for it. */
+interface SharedFrame {
+  waiting: Set<() => void>;
+  cancel: Cancel;
+}
+
+// One frame request for every scheduler of the page: a page of 50 streams asked the browser for 50
+// frame callbacks each frame, and the browser runs each as a callback of its own.
+let nextFrame: SharedFrame | undefined;
+
+/** Waits for the page's next frame, asking the platform for one only when nobody has yet. */
+function requestFrame(callback: () => void): Cancel {
+  let frame = nextFrame;
+  if (frame === undefined) {
+    const waiting = new Set<() => void>();
+    const shared: SharedFrame = {
+      waiting,
+      cancel: requestPlatformFrame(() => {
+        if (nextFrame === shared) nextFrame = undefined;
+        for (const run of waiting) {
+          // One scheduler's failure must not keep the others' flushes from this frame.
+          try {
+            run();
+          } catch (error) {
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
+      }),
+    };
+    nextFrame = frame = shared;
+  }
+  const asked = frame;
+  asked.waiting.add(callback);
+  return () => {
+    asked.waiting.delete(callback);
+    if (asked.waiting.size === 0 && nextFrame === asked) {
+      asked.cancel();
+      nextFrame = undefined;
+    }
+  };
 }
 
 /** Whether the document is hidden: a background tab runs no animation frames until it shows again. */
@@ -40,7 +84,7 @@ function isDocumentHidden(): boolean {
 
 /**
  * Creates a {@link FrameScheduler} around `flush`. `request` asks for the next frame (defaults to
- * `requestAnimationFrame`, or a 16 ms timer without it); `isHidden` says whether frames are paused
+ * the page's shared `requestAnimationFrame`, or a 16 ms timer without it); `isHidden` says whether frames are paused
  * (defaults to reading `document.visibilityState`).
  */
 export function createFrameScheduler(

@@ -165,4 +165,45 @@ describe('createFrameScheduler', () => {
     scheduler.cancel();
     expect(waiting.size).toBe(0);
   });
+
+  it('asks the platform for one frame however many schedulers wait for it', () => {
+    const waiting = new Map<number, () => void>();
+    let nextHandle = 1;
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => {
+      waiting.set(nextHandle, callback);
+      return nextHandle++;
+    });
+    vi.stubGlobal('cancelAnimationFrame', (handle: number) => waiting.delete(handle));
+    const schedulers = Array.from({ length: 50 }, () => countingScheduler());
+    for (const { scheduler } of schedulers) scheduler.schedule();
+    expect(waiting.size).toBe(1);
+    const due = [...waiting.values()];
+    waiting.clear();
+    for (const callback of due) callback();
+    expect(schedulers.map(({ flushes }) => flushes())).toEqual(schedulers.map(() => 1));
+    // Each asks for the frame after (to learn when this one ends): one request again.
+    expect(waiting.size).toBe(1);
+    // The request stays while one scheduler still waits, and goes with the last.
+    for (const { scheduler } of schedulers.slice(1)) scheduler.cancel();
+    expect(waiting.size).toBe(1);
+    schedulers[0]!.scheduler.cancel();
+    expect(waiting.size).toBe(0);
+  });
+
+  it('runs the other schedulers of a frame when one flush throws', async () => {
+    vi.useFakeTimers();
+    const thrown = new Error('a flush failed');
+    const failing = createFrameScheduler(() => {
+      throw thrown;
+    });
+    const { scheduler, flushes } = countingScheduler();
+    failing.schedule();
+    scheduler.schedule();
+    const uncaught = new Promise((resolve) => process.once('uncaughtException', resolve));
+    await vi.advanceTimersByTimeAsync(16);
+    expect(flushes()).toBe(1);
+    await expect(uncaught).resolves.toBe(thrown);
+    failing.cancel();
+    scheduler.cancel();
+  });
 });
