@@ -280,22 +280,21 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   }
 
   /**
-   * The user's `Authorization` for the service and the owner of the user's logs, or the answer
-   * `authorize` refused with.
+   * The user's `Authorization` for the service and who the user is, or the answer `authorize`
+   * refused with.
    */
   async function userAuthorization(
     request: Request,
-  ): Promise<{ header: string | null; owner: string | undefined } | Response> {
+  ): Promise<{ header: string | null; userId: string | undefined } | Response> {
     if (options.authorize === undefined) {
-      const header = request.headers.get('authorization');
-      return { header, owner: log === undefined ? undefined : await logOwner(header, undefined) };
+      return { header: request.headers.get('authorization'), userId: undefined };
     }
     const outcome = await options.authorize(request);
     if (outcome instanceof Response) return outcome;
     const given = outcome as Partial<TaskProxyAuthorization> | null | undefined;
     const header = `Bearer ${checkedToken(given?.userToken, 'the userToken authorize returned')}`;
     const userId = typeof given?.userId === 'string' ? given.userId : undefined;
-    return { header, owner: log === undefined ? undefined : await logOwner(header, userId) };
+    return { header, userId };
   }
 
   /** The body of a POST, read within `maxBodyBytes` and `requestTimeoutMs`, or the refusal. */
@@ -337,7 +336,8 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     if (refused !== undefined) return refused;
     const user = await userAuthorization(request);
     if (user instanceof Response) return user;
-    if (user.owner === undefined) {
+    const owner = await logOwner(user.header, user.userId);
+    if (owner === undefined) {
       return proxyError(401, 'UNAUTHENTICATED', 'The Authorization header names no user.');
     }
     const read = { keepAliveMs: proxyKeepAliveMs(streamIdleTimeoutMs), signal: request.signal };
@@ -347,7 +347,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
       }
       const key = { taskName: route.taskName, taskId: route.taskId };
       const lastEventId = request.headers.get('last-event-id');
-      return readResponse(await answerEventsRead(events, key, user.owner, lastEventId, read));
+      return readResponse(await answerEventsRead(events, key, owner, lastEventId, read));
     }
     if (!isJsonRequestContentType(request.headers.get('content-type'))) {
       return proxyError(
@@ -364,9 +364,7 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     } catch {
       return proxyError(400, 'MALFORMED_BODY', 'The body is not JSON.');
     }
-    return readResponse(
-      answerFollowRead(events, body, user.owner, { ...read, isReadable: isServed }),
-    );
+    return readResponse(answerFollowRead(events, body, owner, { ...read, isReadable: isServed }));
   }
 
   /**
@@ -422,8 +420,13 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
     if (options.touchpoint !== undefined) headers.set('x-touchpoint', options.touchpoint);
     if (authorization !== null) headers.set('authorization', authorization);
     headers.set('x-app-authorization', `Bearer ${await clientTokenFor(request)}`);
-    const owner = user.owner;
-    if (route.endpoint !== 'stream' || log === undefined || owner === undefined) {
+    // Only a stream is logged, so only a stream needs its owner (a digest of the token, which a
+    // quote or a poll need not wait for).
+    const owner =
+      route.endpoint === 'stream' && log !== undefined
+        ? await logOwner(authorization, user.userId)
+        : undefined;
+    if (log === undefined || owner === undefined) {
       return forward(request, route, method, headers, body, undefined);
     }
     // A short start (docs/protocol.md, "Resumable streams (0.4)"): the service is asked for the

@@ -6,7 +6,7 @@
  * answers the short start, and with Redis two proxies serve each other's streams.
  */
 import { createParser } from 'eventsource-parser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient, type StreamEvent } from '../../src/client/index.js';
 import { resumableReadsOf } from '../../src/client/resumable-reads.js';
@@ -292,6 +292,23 @@ describe('createTaskProxy with an event log', () => {
     expect(nobody.status).toBe(401);
     expect(nobody.headers.get('x-taskwire-resumable')).toBe('1');
     expect(nobody.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it("digests a user's token only for what it logs: a quote and a poll wait for no digest", async () => {
+    const upstream = await startUpstream();
+    const proxy = await startProxy(upstream);
+    const client = clientOf(proxy);
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    try {
+      const { taskId } = await streamToEnd(client, { frames: 2, frameMs: 10 });
+      expect(digest).toHaveBeenCalled();
+      digest.mockClear();
+      await client.options('render-video', { frames: 2 });
+      await client.getResult('render-video', taskId);
+      expect(digest).not.toHaveBeenCalled();
+    } finally {
+      digest.mockRestore();
+    }
   });
 
   it('reads the service to the end into the log when the page goes away, and a page that comes back gets all of it once', async () => {
