@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect } from 'storybook/test';
+import { useState } from 'react';
+import { expect, userEvent } from 'storybook/test';
 import { TaskProgress, TaskwireMessagesProvider } from '../src/components/index.js';
 import { componentStates, englishSample } from './component-states.js';
 import { StateGrid } from './state-grid.js';
@@ -81,5 +82,33 @@ export const AllStates: Story = {
     await expect(canvas.getAllByText('less than a minute left')[0]).toBeVisible();
     await expect(canvas.getAllByText('The renderer ran out of memory.')[0]).toBeVisible();
     await expect(bars[2]).not.toHaveAttribute('aria-valuenow');
+  },
+};
+
+/** The fill glides on a jump of 10 points or more (a poll's), and draws a stream's small steps at once. */
+export const Moves: Story = {
+  render: function Moves(args) {
+    const [percent, setPercent] = useState(20);
+    return (
+      <div>
+        <TaskProgress {...args} percent={percent} estimatedSecondsLeft={null} />
+        <button type="button" onClick={() => setPercent((value) => Math.min(100, value + 1))}>
+          Step 1 point
+        </button>{' '}
+        <button type="button" onClick={() => setPercent((value) => Math.min(100, value + 30))}>
+          Jump 30 points
+        </button>
+      </div>
+    );
+  },
+  play: async ({ canvas }) => {
+    const fill = () =>
+      canvas.getByRole('progressbar').querySelector('.taskwire-progress__indicator');
+    await userEvent.click(canvas.getByRole('button', { name: 'Jump 30 points' }));
+    await expect(canvas.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '50');
+    await expect(fill()).toHaveAttribute('data-glide');
+    await userEvent.click(canvas.getByRole('button', { name: 'Step 1 point' }));
+    await expect(canvas.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '51');
+    await expect(fill()).not.toHaveAttribute('data-glide');
   },
 };

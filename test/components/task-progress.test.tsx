@@ -315,4 +315,21 @@ describe('TaskProgress aria-valuenow', () => {
     render(<TaskProgress status="running" percent={55.00000000000001} label="Render" />);
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '55');
   });
+
+  it('marks the fill to glide on a jump of 10 points or more, not on a smaller step', () => {
+    const { container, rerender } = render(<TaskProgress status="running" percent={30} />);
+    const indicator = container.querySelector('.taskwire-progress__indicator');
+    expect(indicator).not.toHaveAttribute('data-glide');
+    rerender(<TaskProgress status="running" percent={31} />);
+    expect(indicator).not.toHaveAttribute('data-glide');
+    rerender(<TaskProgress status="running" percent={80} />);
+    expect(indicator).toHaveAttribute('data-glide');
+    // A render that does not move the fill (a new time left) keeps what the last move was.
+    rerender(<TaskProgress status="running" percent={80} estimatedSecondsLeft={5} />);
+    expect(indicator).toHaveAttribute('data-glide');
+    rerender(<TaskProgress status="running" percent={89} estimatedSecondsLeft={5} />);
+    expect(indicator).not.toHaveAttribute('data-glide');
+    rerender(<TaskProgress status="completed" percent={89} />);
+    expect(indicator).toHaveAttribute('data-glide');
+  });
 });

@@ -59,6 +59,8 @@ export interface TaskProgressProps extends Omit<ComponentPropsWithoutRef<'div'>,
 }
 
 const COMPONENT = 'TaskProgress';
+/** How many points the fill must move at once to glide there rather than be drawn at once. */
+const GLIDE_FROM_POINTS = 10;
 const DEFAULT_ANNOUNCE_EVERY = 25;
 
 /** The English groups the bar reads; nothing else of the messages is in its bundle. */
@@ -271,6 +273,18 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
     messages,
   );
   const { shownPercent, valueText, visibleValue } = described;
+  // A jump (a poll's 30 → 80 %) glides to its figure; a stream's small steps, many a second, are
+  // drawn as they come: bars in transition all the time cost a page of many streams a style and
+  // layout pass every frame. Kept from the render that moved the fill, as the smoothing above is.
+  const [fill, setFill] = useState({ percent: shownPercent, glides: false });
+  let glides = fill.glides;
+  if (fill.percent !== shownPercent) {
+    glides =
+      fill.percent !== null &&
+      shownPercent !== null &&
+      Math.abs(shownPercent - fill.percent) >= GLIDE_FROM_POINTS;
+    setFill({ percent: shownPercent, glides });
+  }
   // The caller's own name for the bar wins over the visible label, in the live region too.
   const callerNamed = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
   const name = rest['aria-label'] ?? (typeof label === 'string' ? label : undefined);
@@ -304,6 +318,7 @@ export const TaskProgress = forwardRef<HTMLDivElement, TaskProgressProps>(functi
         <svg
           className="taskwire-progress__indicator"
           width={`${shownPercent ?? 0}%`}
+          data-glide={glides ? '' : undefined}
           aria-hidden="true"
           focusable="false"
         />
