@@ -33,45 +33,35 @@ function requestPlatformFrame(callback: () => void): Cancel {
   return () => clearTimeout(handle);
 }
 
-/** The next frame the page's schedulers wait for, and who waits for it. */
-interface SharedFrame {
-  waiting: Set<() => void>;
-  cancel: Cancel;
-}
-
 // One frame request for every scheduler of the page: a page of 50 streams asked the browser for 50
 // frame callbacks each frame, and the browser runs each as a callback of its own.
-let nextFrame: SharedFrame | undefined;
+let nextFrame: Set<() => void> | undefined;
+let cancelNextFrame: Cancel = () => {};
 
 /** Waits for the page's next frame, asking the platform for one only when nobody has yet. */
 function requestFrame(callback: () => void): Cancel {
-  let frame = nextFrame;
-  if (frame === undefined) {
-    const waiting = new Set<() => void>();
-    const shared: SharedFrame = {
-      waiting,
-      cancel: requestPlatformFrame(() => {
-        if (nextFrame === shared) nextFrame = undefined;
-        for (const run of waiting) {
-          // One scheduler's failure must not keep the others' flushes from this frame.
-          try {
-            run();
-          } catch (error) {
-            queueMicrotask(() => {
-              throw error;
-            });
-          }
+  if (nextFrame === undefined) {
+    const due = (nextFrame = new Set());
+    cancelNextFrame = requestPlatformFrame(() => {
+      if (nextFrame === due) nextFrame = undefined;
+      for (const run of due) {
+        // One scheduler's failure must not keep the others' flushes from this frame.
+        try {
+          run();
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
         }
-      }),
-    };
-    nextFrame = frame = shared;
+      }
+    });
   }
-  const asked = frame;
-  asked.waiting.add(callback);
+  const waiting = nextFrame;
+  waiting.add(callback);
   return () => {
-    asked.waiting.delete(callback);
-    if (asked.waiting.size === 0 && nextFrame === asked) {
-      asked.cancel();
+    waiting.delete(callback);
+    if (waiting.size === 0 && nextFrame === waiting) {
+      cancelNextFrame();
       nextFrame = undefined;
     }
   };
