@@ -29,6 +29,25 @@ function countingScheduler(
   return { scheduler, flushes: () => flushes };
 }
 
+/** Stubs the page's animation frames; returns the callbacks waiting, by handle. */
+function stubAnimationFrames(): Map<number, () => void> {
+  const waiting = new Map<number, () => void>();
+  let nextHandle = 1;
+  vi.stubGlobal('requestAnimationFrame', (callback: () => void) => {
+    waiting.set(nextHandle, callback);
+    return nextHandle++;
+  });
+  vi.stubGlobal('cancelAnimationFrame', (handle: number) => waiting.delete(handle));
+  return waiting;
+}
+
+/** Runs the frame callbacks waiting in `waiting` (those asked for meanwhile wait for the next). */
+function runFrame(waiting: Map<number, () => void>): void {
+  const due = [...waiting.values()];
+  waiting.clear();
+  for (const callback of due) callback();
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
@@ -146,19 +165,11 @@ describe('createFrameScheduler', () => {
   });
 
   it('uses requestAnimationFrame where there is one', () => {
-    const waiting = new Map<number, () => void>();
-    let nextHandle = 1;
-    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => {
-      waiting.set(nextHandle, callback);
-      return nextHandle++;
-    });
-    vi.stubGlobal('cancelAnimationFrame', (handle: number) => waiting.delete(handle));
+    const waiting = stubAnimationFrames();
     const { scheduler, flushes } = countingScheduler();
     scheduler.schedule();
     expect(waiting.size).toBe(1);
-    const due = [...waiting.values()];
-    waiting.clear();
-    for (const callback of due) callback();
+    runFrame(waiting);
     expect(flushes()).toBe(1);
     // The frame after it is asked for too (to learn when this one ends); cancel drops it.
     expect(waiting.size).toBe(1);
@@ -167,19 +178,11 @@ describe('createFrameScheduler', () => {
   });
 
   it('asks the platform for one frame however many schedulers wait for it', () => {
-    const waiting = new Map<number, () => void>();
-    let nextHandle = 1;
-    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => {
-      waiting.set(nextHandle, callback);
-      return nextHandle++;
-    });
-    vi.stubGlobal('cancelAnimationFrame', (handle: number) => waiting.delete(handle));
+    const waiting = stubAnimationFrames();
     const schedulers = Array.from({ length: 50 }, () => countingScheduler());
     for (const { scheduler } of schedulers) scheduler.schedule();
     expect(waiting.size).toBe(1);
-    const due = [...waiting.values()];
-    waiting.clear();
-    for (const callback of due) callback();
+    runFrame(waiting);
     expect(schedulers.map(({ flushes }) => flushes())).toEqual(schedulers.map(() => 1));
     // Each asks for the frame after (to learn when this one ends): one request again.
     expect(waiting.size).toBe(1);
