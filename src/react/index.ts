@@ -49,8 +49,5 @@ export {
   type ExecuteTaskVariables,
   type UseExecuteTaskResult,
 } from './use-execute-task.js';
-export {
-  useCompletionNotice,
-  requestNotificationPermission,
-  type UseCompletionNoticeOptions,
-} from './use-completion-notice.js';
+export { useCompletionNotice, type UseCompletionNoticeOptions } from './use-completion-notice.js';
+export { requestNotificationPermission } from '../state/completion-notice.js';

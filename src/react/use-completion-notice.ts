@@ -22,7 +22,7 @@ export interface UseCompletionNoticeOptions {
 /**
  * Tells the user when a task of the provider's journal (this client's scope) ends, COMPLETED or
  * FAILED, while the page is hidden: a system notification, once per task, if the app already has
- * the permission (see {@link requestNotificationPermission}; this hook never asks), else the count of
+ * the permission (see `requestNotificationPermission`; this hook never asks), else the count of
  * such tasks before the document title (`(2) My app`) until the page is visible again. While it is
  * enabled, the journal's running tasks are polled, also while the page is hidden (then at the
  * policy's ceiling), sharing the poll of any `useTaskResult` of the same task. Without a journal it
@@ -49,25 +49,4 @@ export function useCompletionNotice(options: UseCompletionNoticeOptions = {}): v
     if (!enabled) return;
     return attachTitleRestore();
   }, [enabled]);
-}
-
-/**
- * Asks the user for the permission to show system notifications, and resolves to the answer;
- * `'denied'` where the browser has no Notification API. Browsers only ask from a user gesture: call
- * it in a click handler (a "Notify me" button), never on load. {@link useCompletionNotice} never
- * asks by itself.
- */
-export function requestNotificationPermission(): Promise<'default' | 'denied' | 'granted'> {
-  if (typeof Notification === 'undefined' || typeof Notification.requestPermission !== 'function')
-    return Promise.resolve('denied');
-  return new Promise<NotificationPermission>((resolve) => {
-    try {
-      // Older Safari answers through a callback and returns nothing.
-      const answer = Notification.requestPermission(resolve) as
-        Promise<NotificationPermission> | undefined;
-      answer?.then(resolve, () => resolve('denied'));
-    } catch {
-      resolve('denied');
-    }
-  });
 }

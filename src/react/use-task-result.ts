@@ -2,7 +2,7 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { TaskwireError } from '../client/errors.js';
-import { createEventTracker } from '../state/event-tracker.js';
+import { createRecordEventTracker } from '../state/event-tracker.js';
 import type { TaskRecord } from '../protocol/records.js';
 import type { TaskName, TaskResult } from '../protocol/task-schemas.js';
 import type { UseTaskResultOptions } from '../query/hook-options.js';
@@ -36,13 +36,12 @@ export function useTaskResult<Name extends TaskName<RegisteredTasks>>(
   useEffect(() => {
     onEvent.current = options.onEvent;
   });
-  const [tracker, setTracker] = useState(() => ({ id, tracker: createEventTracker() }));
-  if (tracker.id !== id) setTracker({ id, tracker: createEventTracker() });
-  const events = query.data?.events;
+  // Each custom event once, by id, however often it is polled.
+  const [newEvents] = useState(createRecordEventTracker);
+  const record = query.data;
   useEffect(() => {
-    if (!events || tracker.id !== id) return;
-    for (const event of tracker.tracker.takeNew(events)) onEvent.current?.(event);
-  }, [events, tracker, id]);
+    if (record) for (const event of newEvents(record)) onEvent.current?.(event);
+  }, [record, newEvents]);
 
   return query;
 }

@@ -73,3 +73,24 @@ export function attachTitleRestore(): () => void {
     }
   };
 }
+
+/**
+ * Asks the user for the permission to show system notifications, and resolves to the answer;
+ * `'denied'` where the browser has no Notification API. Browsers only ask from a user gesture: call
+ * it in a click handler (a "Notify me" button), never on load. `useCompletionNotice` never asks
+ * by itself.
+ */
+export function requestNotificationPermission(): Promise<'default' | 'denied' | 'granted'> {
+  if (typeof Notification === 'undefined' || typeof Notification.requestPermission !== 'function')
+    return Promise.resolve('denied');
+  return new Promise<NotificationPermission>((resolve) => {
+    try {
+      // Older Safari answers through a callback and returns nothing.
+      const answer = Notification.requestPermission(resolve) as
+        Promise<NotificationPermission> | undefined;
+      answer?.then(resolve, () => resolve('denied'));
+    } catch {
+      resolve('denied');
+    }
+  });
+}
