@@ -1,6 +1,6 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { TaskStreamControls, UseTaskStreamOptions } from '../query/hook-options.js';
 import { hookStreamController } from '../query/hook-stream-controller.js';
 import { queryStreamCallbacks } from '../query/query-stream-callbacks.js';
@@ -76,13 +76,5 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
   // The journal follows the task to its end, so a reload after it shows the outcome, not a
   // recovery; a start refused before it made a task leaves no list row (docs/protocol.md, "The hooks").
   useEffect(() => endJournal(state), [endJournal, state]);
-  // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
-  const start = useCallback(
-    (params: Params) => {
-      startJournal?.begin(params);
-      controller.start(params);
-    },
-    [controller, startJournal],
-  );
-  return { ...state, start, attach: controller.attach, stop: controller.stop };
+  return { ...state, start: controller.start, attach: controller.attach, stop: controller.stop };
 }

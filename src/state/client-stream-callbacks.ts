@@ -61,6 +61,8 @@ export function clientStreamCallbacks<Tasks extends TaskSchemas, Name extends Ta
     },
     // Where the service offers them: one read of the page for every stream, resumed after any break.
     resumable: clientResumableStreams(client, task),
+    // Written ahead: a start cut by a reload before its task id arrived is listed, as unknown.
+    onStart: journal?.begin,
     onTaskId: journal?.accepted,
   };
 }

@@ -101,6 +101,11 @@ export interface TaskStreamCallbacks<Params, Result, Event> {
   resumable?: ResumableStreams<Params> | undefined;
   /** Called for every custom event, including those the bounded list no longer holds. */
   onEvent?: ((event: Event) => void) | undefined;
+  /**
+   * Called when `start` begins a run, before its request leaves (the moment to write the start
+   * ahead); not for a start with the params of the run already going, which changes nothing.
+   */
+  onStart?: ((params: Params) => void) | undefined;
   /** Called once the service has accepted a stream, with its task id (the moment to journal it). */
   onTaskId?: ((taskId: string) => void) | undefined;
   /**
@@ -454,6 +459,7 @@ export function createTaskStreamController<
       const paramsKey = canonicalJson(params);
       const running = current !== undefined && working.status !== 'recovering';
       if (running && current?.paramsKey === paramsKey) return;
+      callbacks.onStart?.(params);
       // A start before the first snapshot (from an effect) replaces whatever was there to resume.
       lookUpResume = undefined;
       resumeOnSubscribe = false;

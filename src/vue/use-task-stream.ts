@@ -35,10 +35,6 @@ export function useTaskStream<Name extends core.TaskName<Tasks>>(
   let unsubscribe: (() => void) | undefined;
   vue.onMounted(() => (unsubscribe = controller.subscribe(show)) && show());
   vue.onScopeDispose(() => unsubscribe?.());
-  const start = (params: core.TaskParams<Tasks, Name>) => {
-    journals.value.start?.begin(params);
-    controller.start(params);
-  };
-  const { attach, stop } = controller;
+  const { start, attach, stop } = controller;
   return { ...vue.toRefs(vue.shallowReadonly(state)), start, attach, stop };
 }

@@ -44,6 +44,34 @@ function setup(timeScale = 0.05) {
 }
 
 describe('useTaskStream with resumeKey', () => {
+  it('keeps the running task in the journal when start is pressed again with the same params', async () => {
+    const { page, posts } = setup(0.2);
+    const first = page();
+    const before = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      first.options,
+    );
+    const params = { frames: 10, frameMs: 100 };
+    act(() => before.result.current.start(params));
+    await waitFor(() => expect(before.result.current.progress?.percent ?? 0).toBeGreaterThan(0));
+    const id = before.result.current.taskId;
+    // A second press (a double click): the run goes on, and so must its entry.
+    act(() => before.result.current.start({ ...params }));
+    expect(before.result.current.taskId).toBe(id);
+    before.unmount();
+    first.queryClient.clear();
+
+    const second = page();
+    const after = renderHookWithTaskwire(
+      () => useTaskStream('render-video', { resumeKey: 'render' }),
+      second.options,
+    );
+    expect(after.result.current.status).toBe('recovering');
+    expect(after.result.current.taskId).toBe(id);
+    await waitFor(() => expect(after.result.current.status).toBe('completed'), { timeout: 5000 });
+    expect(posts()).toBe(1);
+  });
+
   it('comes back recovering after a reload mid-stream and reaches the outcome with no second POST', async () => {
     const { page, posts } = setup(0.2);
     const first = page();

@@ -29,6 +29,27 @@ function setup(timeScale: number, events?: false) {
 }
 
 describe('useTaskStream with resumeKey (Vue)', () => {
+  it('keeps the running task in the journal when start is pressed again with the same params', async () => {
+    const { page, count } = setup(0.2, false);
+    const before = page(() => useTaskStream('render-video', { resumeKey: 'render' }));
+    const params = { frames: 10, frameMs: 100 };
+    before.result.start(params);
+    await vi.waitFor(() => expect(before.result.progress.value?.percent ?? 0).toBeGreaterThan(0), {
+      timeout: 5000,
+    });
+    const id = before.result.taskId.value;
+    // A second press (a double click): the run goes on, and so must its entry.
+    before.result.start({ ...params });
+    before.wrapper.unmount();
+    before.queryClient.clear();
+
+    const after = page(() => useTaskStream('render-video', { resumeKey: 'render' }));
+    await vi.waitFor(() => expect(after.result.status.value).toBe('recovering'), { timeout: 5000 });
+    expect(after.result.taskId.value).toBe(id);
+    await vi.waitFor(() => expect(after.result.status.value).toBe('completed'), { timeout: 5000 });
+    expect(count('stream')).toBe(1);
+  });
+
   it('comes back recovering after a reload mid-stream and reaches the outcome with no second POST', async () => {
     // A service without resumable streams (0.3): the outcome is read with Get Result.
     const { page, count } = setup(0.2, false);
