@@ -50,11 +50,15 @@ export function parseRetryAfter(
 
 /**
  * The wait before retry number `attempt` (from 0) of a request that failed in a way that may heal:
- * the service's `Retry-After` when it sent one (clamped to {@link MAX_RETRY_AFTER_MS}), else 1 s,
- * 2 s, 4 s… up to 10 s.
+ * the service's `Retry-After` when it sent one (clamped to {@link MAX_RETRY_AFTER_MS}), else
+ * `firstMs` (1 s by default), doubled at each retry up to 10 s.
  */
-export function retryDelay(attempt: number, retryAfterMs: number | undefined): number {
+export function retryDelay(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  firstMs = 1000,
+): number {
   return retryAfterMs === undefined
-    ? Math.min(10_000, 1000 * 2 ** attempt)
+    ? Math.min(10_000, firstMs * 2 ** attempt)
     : clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS);
 }

@@ -8,7 +8,7 @@
  * order, whatever the overlap of two reads or a read opened again after a break repeats.
  */
 import { TaskwireError } from '../client/errors.js';
-import { clampDelay, MAX_RETRY_AFTER_MS } from '../protocol/retry-after.js';
+import { retryDelay } from '../protocol/retry-after.js';
 import type { ReleaseStreamSlot } from './stream-slots.js';
 
 /** A task the feed follows, and the position after which its messages are wanted. */
@@ -196,12 +196,7 @@ export function createEventFeed(options: EventFeedOptions): EventFeed {
     if (failures >= maxAttempts) return giveUp(error);
     // The service's Retry-After, when it sent one, as for every request that may heal
     // (docs/protocol.md, "Get Result"); else a short wait, doubled each time.
-    const hinted = error.retryAfterMs;
-    scheduleOpen(
-      hinted === undefined
-        ? retryDelayMs * 2 ** (failures - 1)
-        : clampDelay(hinted, MAX_RETRY_AFTER_MS),
-    );
+    scheduleOpen(retryDelay(failures - 1, error.retryAfterMs, retryDelayMs));
   };
 
   const openRead = async () => {
