@@ -13,6 +13,7 @@ import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKEN } from '../../src/reference/index.js
 import { memoryEventLog } from '../../src/server/index.js';
 import { scriptTask } from '../../src/testing/index.js';
 import { useTaskResult, useTaskStream } from '../../src/vue/index.js';
+import { advanceClock, fakeTimersAndClock } from '../support/fake-clock.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 import { burstTask, progressSteps } from '../support/progress-steps.js';
 import { mountComposable } from '../support/vue-page.js';
@@ -21,6 +22,7 @@ let setUp: ReturnType<typeof hookTestService>;
 afterEach(async () => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  vi.useRealTimers();
   await closeHookTestServices();
 });
 
@@ -121,35 +123,44 @@ describe('useTaskStream (Vue)', () => {
     expect(posts()).toBe(0);
   });
 
-  it('aborts on unmount, and nothing polls or changes while the task goes on to its end', async () => {
-    setUp = hookTestService({ timeScale: 0.2 });
+  it("aborts on unmount, and nothing polls or changes after it, past the task's end and the slowest poll", async () => {
+    // On the fake clock: the task's end and the polls that must not come, in simulated time.
+    fakeTimersAndClock();
+    setUp = hookTestService({ timeScale: 1 });
     const { requests } = setUp.service;
     const page = mountComposable(() => useTaskStream('render-video'), setUp.options);
-    // About 400 ms: still running when the page goes, however slow the machine.
-    page.result.start({ frames: 40, frameMs: 50 });
-    await vi.waitFor(() => expect(page.result.status.value).toBe('streaming'), { timeout: 5000 });
+    page.result.start({ frames: 10, frameMs: 30 });
+    for (let waited = 0; page.result.status.value !== 'streaming'; waited += 10) {
+      expect(waited).toBeLessThan(10_000);
+      await advanceClock(10);
+    }
     page.wrapper.unmount();
-    await vi.waitFor(() => expect(requests.map((request) => request.aborted)).toEqual([true]), {
-      timeout: 5000,
-    });
+    for (let waited = 0; requests[0]?.aborted !== true; waited += 10) {
+      expect(waited).toBeLessThan(10_000);
+      await advanceClock(10);
+    }
+    expect(requests.map((request) => request.aborted)).toEqual([true]);
     const progress = page.result.progress.value;
-    // The task goes on at the service; it is read past the recorded client, which must stay quiet.
-    const bystander = createTaskClient({
-      baseUrl: 'http://taskwire.test',
-      userToken: DEMO_USER_TOKEN,
-      clientToken: DEMO_CLIENT_TOKEN,
-      fetch: (request) => setUp.served.fetch(request),
-    });
-    const id = page.result.taskId.value ?? '';
-    await vi.waitFor(
-      async () => expect((await bystander.getResult('render-video', id)).status).toBe('COMPLETED'),
-      { timeout: 5000, interval: 50 },
-    );
-    await flushPromises();
+    // What the stream wrote while it ran (its live record, for the other views of the task).
+    const cached = () =>
+      page.queryClient
+        .getQueryCache()
+        .getAll()
+        .map((query) => ({ key: query.queryKey, data: query.state.data }));
+    const cachedAtAbort = cached();
+    for (const { data } of cachedAtAbort) expect(data).toMatchObject({ status: 'IN_PROGRESS' });
+    // Past the task's end (10 frames of 30 ms) and the longest wait between two polls of a running
+    // task (the policy's maxIntervalMs, 10 s by default): a watch of it would have read by then.
+    for (let waited = 0; waited < 10_000 + 1000; waited += 100) await advanceClock(100);
+    // An aborted stream is no broken one: nothing polls its task, nothing more is written.
     expect(requests).toHaveLength(1);
+    expect(cached()).toEqual(cachedAtAbort);
     // Unmounted, it shows what it had: no event, no record read came in after the abort.
     expect(page.result.status.value).toBe('streaming');
     expect(page.result.progress.value).toBe(progress);
+    // Though the task did end at the service meanwhile.
+    const id = page.result.taskId.value ?? '';
+    expect((await page.client.getResult('render-video', id)).status).toBe('COMPLETED');
   });
 
   it('updates a handful of times for a burst of 10,000 events', async () => {
