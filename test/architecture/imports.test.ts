@@ -2,11 +2,12 @@
  * The shape of the house (CONTRIBUTING.md, "Layout of the house"): src/ holds the protocol, the
  * client, the state machines, the query layer, the React and Vue bindings, the components, the
  * reference service, the event log and the test helpers for apps (taskwire/testing); no two modules
- * import each other in a circle, type imports and `import()` edges included; and React and Vue are
- * imported only in their bindings' folders. A module is loaded on
- * demand only for a reason a user sees (the devtools panel, kept out of an app's first chunk and out
- * of production; the hooks' resumable side, which the page of a service without resumable streams
- * never needs): the list of `import()` edges below is a decision, like the list of public names.
+ * import each other in a circle, type imports and `import()` edges included; React and Vue are
+ * imported only in their bindings' folders, and those folders hold bindings only (each module uses
+ * its framework at run time). A module is loaded on demand only for a reason a user sees (the
+ * devtools panel, kept out of an app's first chunk and out of production; the hooks' resumable
+ * side, which the page of a service without resumable streams never needs): the list of `import()`
+ * edges below is a decision, like the list of public names.
  * Which folder may import which is lint's job (eslint.config.js).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -99,6 +100,82 @@ function misplacedFrameworkImports(importsByFile: Map<string, string[]>): string
       ).map(({ name }) => `${file} -> ${specifier} (${name})`),
     ),
   );
+}
+
+/** Whether an import or export declaration brings in types only: `import type`, or every name marked `type`. */
+function typesOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return true;
+    const clause = node.exportClause;
+    return clause !== undefined && ts.isNamedExports(clause)
+      ? clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly)
+      : false;
+  }
+  const clause = node.importClause;
+  // `import 'x'` runs the module.
+  if (clause === undefined) return false;
+  if (clause.isTypeOnly) return true;
+  if (clause.name !== undefined) return false;
+  const bindings = clause.namedBindings;
+  return bindings !== undefined && ts.isNamedImports(bindings)
+    ? bindings.elements.every((element) => element.isTypeOnly)
+    : false;
+}
+
+/**
+ * The packages `text` (the module `file`) uses at run time: imported or re-exported for more than
+ * types, loaded with `import()`, and `react/jsx-runtime` where a .tsx module writes JSX.
+ */
+function runtimePackageImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
+  const specifiers = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      !typesOnly(node)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            node.arguments[0] !== undefined &&
+            ts.isStringLiteral(node.arguments[0])
+          ? node.arguments[0].text
+          : ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node)
+            ? 'react/jsx-runtime'
+            : undefined;
+    if (specifier !== undefined && !specifier.startsWith('.')) specifiers.add(specifier);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...specifiers];
+}
+
+/**
+ * Each binding's folder and the packages that are its framework: TanStack's binding of the same
+ * framework counts, since a hook over `useQuery` alone is a binding too.
+ */
+const BINDINGS = [
+  { folder: 'src/react/', packages: /^react(\/|$)|^@tanstack\/react-query(\/|$)/ },
+  { folder: 'src/vue/', packages: /^vue(\/|$)|^@tanstack\/vue-query(\/|$)/ },
+];
+
+/**
+ * The modules of a binding's folder, its `index.ts` barrel aside, that use none of its framework's
+ * packages at run time: framework-free code a second binding would have to copy.
+ */
+function bindingModulesWithoutFramework(runtimeImportsByFile: Map<string, string[]>): string[] {
+  return [...runtimeImportsByFile]
+    .filter(([file, specifiers]) =>
+      BINDINGS.some(
+        ({ folder, packages }) =>
+          file.startsWith(folder) &&
+          file !== `${folder}index.ts` &&
+          !specifiers.some((specifier) => packages.test(specifier)),
+      ),
+    )
+    .map(([file]) => file);
 }
 
 /** The modules `file` loads with `import()` anywhere in its code (relative ones, resolved). */
@@ -259,6 +336,52 @@ describe('the house', () => {
     expect(packageImports(path.join(sourceRoot, 'testing', 'taskwire-handlers.ts'))).toContain(
       'msw',
     );
+  });
+
+  it('holds bindings only in src/react and src/vue: every module but the barrel uses its framework at run time', () => {
+    const bindingFiles = files
+      .map(relative)
+      .filter((file) => BINDINGS.some(({ folder }) => file.startsWith(folder)));
+    expect(bindingFiles.length).toBeGreaterThan(10);
+    const runtimeImportsByFile = new Map(
+      bindingFiles.map((file) => [file, runtimePackageImports(path.join(root, file))]),
+    );
+    expect(bindingModulesWithoutFramework(runtimeImportsByFile)).toEqual([]);
+  });
+
+  it('finds a binding module that uses its framework for types only, or not at all', () => {
+    const typesOnlyModule = [
+      "import type { ReactNode } from 'react';",
+      "import { type QueryKey } from '@tanstack/react-query';",
+      "export type { Ref } from 'vue';",
+      "import { taskKey } from '../query/index.js';",
+    ].join('\n');
+    expect(runtimePackageImports('src/react/a.ts', typesOnlyModule)).toEqual([]);
+    expect(runtimePackageImports('src/react/b.tsx', 'export const B = () => <p />;')).toEqual([
+      'react/jsx-runtime',
+    ]);
+    expect(
+      runtimePackageImports(
+        'src/vue/c.ts',
+        "import * as vue from 'vue';\nimport { type Ref, toValue } from 'vue';",
+      ),
+    ).toEqual(['vue']);
+    const runtimeImportsByFile = new Map([
+      ['src/react/index.ts', []],
+      ['src/react/keys.ts', ['@tanstack/query-core']],
+      ['src/react/use-x.ts', ['@tanstack/react-query']],
+      ['src/react/view.tsx', ['react/jsx-runtime']],
+      ['src/react/vue-ish.ts', ['vue']],
+      ['src/vue/index.ts', []],
+      ['src/vue/poll.ts', []],
+      ['src/vue/use-y.ts', ['@tanstack/vue-query']],
+      ['src/state/z.ts', []],
+    ]);
+    expect(bindingModulesWithoutFramework(runtimeImportsByFile)).toEqual([
+      'src/react/keys.ts',
+      'src/react/vue-ish.ts',
+      'src/vue/poll.ts',
+    ]);
   });
 
   it('finds a circle where there is one', () => {

@@ -49,6 +49,7 @@ describe('server rendering', () => {
       const stream = useTaskStream('echo');
       return <p>{`${result.status} ${quote.status} ${stream.status}`}</p>;
     }
+    // Providers written out: renderToString is a server render, which the test kit cannot do.
     const html = renderToString(
       <QueryClientProvider client={new QueryClient()}>
         <TaskwireProvider client={client}>
@@ -123,6 +124,7 @@ describe('server rendering with a journal entry to resume', () => {
     const dates = vi.spyOn(globalThis, 'Date');
     const random = vi.spyOn(Math, 'random');
     const uuids = vi.spyOn(crypto, 'getRandomValues');
+    // Providers written out: renderToString is a server render, which the test kit cannot do.
     const html = renderToString(
       <QueryClientProvider client={new QueryClient()}>
         <TaskwireProvider client={client} journal={journal}>

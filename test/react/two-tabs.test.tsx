@@ -308,6 +308,7 @@ describe('two users in one browser', () => {
     const aliceTask = await alice.start('render-video', { frames: 50, frameMs: 1000 });
     const bobTask = await bob.start('render-video', PARAMS);
     function Page({ client }: { client: typeof alice.client }) {
+      // Written out: the sign-in swaps this provider's client in place; the kit's keeps its own.
       return (
         <TaskwireProvider client={client} journal={alice.journal}>
           <List />
@@ -322,9 +323,7 @@ describe('two users in one browser', () => {
         </p>
       );
     }
-    // One tab, one QueryClient: Alice signed in, then Bob (a new client of his scope). The providers
-    // written out, not the test kit's: the sign-in swaps the client of the one TaskwireProvider in
-    // place, and the kit's providers keep theirs for the whole render.
+    // One tab, one QueryClient: Alice signed in, then Bob (a new client of his scope).
     const { QueryClientProvider } = await import('@tanstack/react-query');
     const view = render(
       <QueryClientProvider client={alice.queryClient}>

@@ -196,8 +196,7 @@ describe('useCompletionNotice across a log-out and log-in', () => {
       const items = useTaskList({ polling: fast });
       return <p data-testid="page">{items.map((item) => item.entry?.id ?? '').join()}</p>;
     }
-    // The providers written out, not the test kit's: the sign-in swaps the client of the one
-    // TaskwireProvider in place, and the kit's providers keep theirs for the whole render.
+    // Written out: the sign-in swaps this provider's client in place; the kit's keeps its own.
     const tree = (client: typeof alice.client) => (
       <QueryClientProvider client={alice.queryClient}>
         <TaskwireProvider client={client} journal={journal}>

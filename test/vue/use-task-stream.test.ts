@@ -1,15 +1,19 @@
 /**
  * useTaskStream of taskwire/vue against the reference service in-process, as test/react's are: the
  * stream to its end with one POST, its record in the cache useTaskResult reads, a broken stream
- * read on from its log (or recovered by polling from a 0.3 service), `attach`, and the refs changed at most once per frame however fast events come
- * (renders counted in the component that reads them).
+ * read on from its log (or recovered by polling from a 0.3 service), `attach`, the refs changed at
+ * most once per frame however fast events come (renders counted in the component that reads them),
+ * and a replay of 10,000 buffered messages in at most two updates.
  */
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isRef, watch } from 'vue';
 import { createTaskClient } from '../../src/client/index.js';
 import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKEN } from '../../src/reference/index.js';
+import { memoryEventLog } from '../../src/server/index.js';
 import { scriptTask } from '../../src/testing/index.js';
 import { useTaskResult, useTaskStream } from '../../src/vue/index.js';
+import { advanceClock, fakeTimersAndClock } from '../support/fake-clock.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 import { burstTask, progressSteps } from '../support/progress-steps.js';
 import { mountComposable } from '../support/vue-page.js';
@@ -17,6 +21,8 @@ import { mountComposable } from '../support/vue-page.js';
 let setUp: ReturnType<typeof hookTestService>;
 afterEach(async () => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
   await closeHookTestServices();
 });
 
@@ -117,35 +123,44 @@ describe('useTaskStream (Vue)', () => {
     expect(posts()).toBe(0);
   });
 
-  it('aborts on unmount, and nothing polls or changes while the task goes on to its end', async () => {
-    setUp = hookTestService({ timeScale: 0.2 });
+  it("aborts on unmount, and nothing polls or changes after it, past the task's end and the slowest poll", async () => {
+    // On the fake clock: the task's end and the polls that must not come, in simulated time.
+    fakeTimersAndClock();
+    setUp = hookTestService({ timeScale: 1 });
     const { requests } = setUp.service;
     const page = mountComposable(() => useTaskStream('render-video'), setUp.options);
-    // About 400 ms: still running when the page goes, however slow the machine.
-    page.result.start({ frames: 40, frameMs: 50 });
-    await vi.waitFor(() => expect(page.result.status.value).toBe('streaming'), { timeout: 5000 });
+    page.result.start({ frames: 10, frameMs: 30 });
+    for (let waited = 0; page.result.status.value !== 'streaming'; waited += 10) {
+      expect(waited).toBeLessThan(10_000);
+      await advanceClock(10);
+    }
     page.wrapper.unmount();
-    await vi.waitFor(() => expect(requests.map((request) => request.aborted)).toEqual([true]), {
-      timeout: 5000,
-    });
+    for (let waited = 0; requests[0]?.aborted !== true; waited += 10) {
+      expect(waited).toBeLessThan(10_000);
+      await advanceClock(10);
+    }
+    expect(requests.map((request) => request.aborted)).toEqual([true]);
     const progress = page.result.progress.value;
-    // The task goes on at the service; it is read past the recorded client, which must stay quiet.
-    const bystander = createTaskClient({
-      baseUrl: 'http://taskwire.test',
-      userToken: DEMO_USER_TOKEN,
-      clientToken: DEMO_CLIENT_TOKEN,
-      fetch: (request) => setUp.served.fetch(request),
-    });
-    const id = page.result.taskId.value ?? '';
-    await vi.waitFor(
-      async () => expect((await bystander.getResult('render-video', id)).status).toBe('COMPLETED'),
-      { timeout: 5000, interval: 50 },
-    );
-    await flushPromises();
+    // What the stream wrote while it ran (its live record, for the other views of the task).
+    const cached = () =>
+      page.queryClient
+        .getQueryCache()
+        .getAll()
+        .map((query) => ({ key: query.queryKey, data: query.state.data }));
+    const cachedAtAbort = cached();
+    for (const { data } of cachedAtAbort) expect(data).toMatchObject({ status: 'IN_PROGRESS' });
+    // Past the task's end (10 frames of 30 ms) and the longest wait between two polls of a running
+    // task (the policy's maxIntervalMs, 10 s by default): a watch of it would have read by then.
+    for (let waited = 0; waited < 10_000 + 1000; waited += 100) await advanceClock(100);
+    // An aborted stream is no broken one: nothing polls its task, nothing more is written.
     expect(requests).toHaveLength(1);
+    expect(cached()).toEqual(cachedAtAbort);
     // Unmounted, it shows what it had: no event, no record read came in after the abort.
     expect(page.result.status.value).toBe('streaming');
     expect(page.result.progress.value).toBe(progress);
+    // Though the task did end at the service meanwhile.
+    const id = page.result.taskId.value ?? '';
+    expect((await page.client.getResult('render-video', id)).status).toBe('COMPLETED');
   });
 
   it('updates a handful of times for a burst of 10,000 events', async () => {
@@ -163,6 +178,67 @@ describe('useTaskStream (Vue)', () => {
     expect(page.result.result.value).toEqual({ count: 10_000 });
     // start → connecting, open → streaming, a few frames, then the final flush.
     expect(page.renders() - before).toBeLessThanOrEqual(12);
+  });
+
+  it('replays 10,000 buffered messages in at most two updates, each message once and in order, with no recursive-update warning', async () => {
+    const burst = scriptTask('burst', [
+      ...Array.from({ length: 10_000 }, (_, index) => ({ emit: ['tick', { n: index }] }) as const),
+      { complete: { count: 10_000 } },
+    ]);
+    setUp = hookTestService({
+      tasks: [burst],
+      events: memoryEventLog({ maxLogBytes: 8 * 1024 * 1024 }),
+    });
+    const starter = createTaskClient({
+      baseUrl: 'http://taskwire.test',
+      userToken: DEMO_USER_TOKEN,
+      clientToken: DEMO_CLIENT_TOKEN,
+      fetch: (request) => setUp.service.fetch(request),
+    });
+    const { id } = await starter.submit('burst', {});
+    await vi.waitFor(
+      async () => expect((await starter.getResult('burst', id)).status).toBe('COMPLETED'),
+      { timeout: 10_000 },
+    );
+
+    // Vue's "Maximum recursive updates exceeded" goes through its warn and error handlers.
+    const warnings = vi.spyOn(console, 'warn');
+    const errors = vi.spyOn(console, 'error');
+    const seen: number[] = [];
+    // The statuses of each post-flush watcher run: Vue's equivalent of a React commit, taken on
+    // every ref the composable returns, so any change of its state counts.
+    const updates: string[] = [];
+    const page = mountComposable(
+      () => {
+        const stream = useTaskStream('burst', {
+          onEvent: (event) => seen.push(Number(event.n)),
+        });
+        const refs = Object.values(stream).filter((value) => isRef(value));
+        watch(refs, () => updates.push(stream.status.value), { flush: 'post' });
+        return stream;
+      },
+      setUp.options,
+      (stream) => [stream.status.value, stream.progress.value, stream.events.value.length],
+    );
+    await flushPromises();
+    const updatesBefore = updates.length;
+    const rendersBefore = page.renders();
+    const readsBefore = setUp.count('result');
+    page.result.attach(id);
+    await vi.waitFor(() => expect(page.result.status.value).toBe('completed'), { timeout: 10_000 });
+    await flushPromises();
+    // The attach shows `connecting` (one update); the replay then adds at most two.
+    const fromAttach = updates.slice(updatesBefore);
+    expect(fromAttach[0]).toBe('connecting');
+    expect(fromAttach.length).toBeLessThanOrEqual(3);
+    expect(fromAttach.at(-1)).toBe('completed');
+    expect(page.renders() - rendersBefore).toBeLessThanOrEqual(3);
+    expect(seen).toEqual(Array.from({ length: 10_000 }, (_, index) => index));
+    expect(page.result.result.value).toEqual({ count: 10_000 });
+    expect(warnings).not.toHaveBeenCalled();
+    expect(errors).not.toHaveBeenCalled();
+    // Replayed from the log, not read with Get Result.
+    expect(setUp.count('result')).toBe(readsBefore);
   });
 
   it('renders at most once per frame while events come one per chunk', async () => {

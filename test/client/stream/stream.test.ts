@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient, TaskwireError, type StreamEvent } from '../../../src/client/index.js';
 import { resumableReadsOf } from '../../../src/client/resumable-reads.js';
@@ -18,6 +18,7 @@ import {
 let server: RawServer | undefined;
 
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -713,6 +714,9 @@ describe('client.stream idle watchdog', () => {
   });
 
   it('counts keep-alive comments as life', async () => {
+    // On the fake clock: six keep-alives 60 ms of simulated time apart, 360 ms in all, each read by
+    // the client before the clock moves on, so only they can keep the 150 ms watchdog quiet.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     server = await startRawServer(async (_request, response) => {
       startEventStream(response, 'task-slow');
       for (let index = 0; index < 6; index += 1) {
@@ -721,24 +725,58 @@ describe('client.stream idle watchdog', () => {
       }
       response.end(sse(completed));
     });
-    const { events, error } = await collect(idleClient(server.url).stream('echo', {}));
+    let chunks = 0;
+    const client = createTaskClient({
+      baseUrl: server.url,
+      userToken: 'user-token',
+      clientToken: 'client-token',
+      streamIdleTimeoutMs: 150,
+      fetch: async (request) => {
+        const answer = await fetch(request);
+        const counted = new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            chunks += 1;
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(answer.body?.pipeThrough(counted), answer);
+      },
+    });
+    let ended = false;
+    const outcome = collect(client.stream('echo', {})).finally(() => (ended = true));
+    for (let keepAlive = 1; keepAlive <= 6 && !ended; keepAlive += 1) {
+      // Not vi.waitFor: on fake timers it moves the clock itself. Real turns, until the bytes come
+      // (or the stream ends, as a watchdog that fired would end it).
+      while (chunks < keepAlive && !ended) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(60);
+    }
+    const { events, error } = await outcome;
     expect(error).toBeUndefined();
     expect(events).toEqual([completed]);
   });
 
   it('does not count the time the caller holds an event as silence', async () => {
+    // On the fake clock: the caller holds the first event for three watchdog periods of simulated
+    // time, so a watchdog left running through the hold would fire for sure, without a real wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let sent = () => {};
+    const allSent = new Promise<void>((resolve) => (sent = resolve));
     server = await startRawServer(async (_request, response) => {
       startEventStream(response, 'task-held');
-      await writeApart(response, [sse(progress(30)), sse(completed)]);
-      response.end();
+      response.write(sse(progress(30)));
+      await released;
+      response.end(sse(completed), sent);
     });
-    const events: StreamEvent[] = [];
-    for await (const event of idleClient(server.url).stream('echo', {})) {
-      events.push(event);
-      // A slow loop body: three watchdog periods, while the service has long sent everything.
-      await pause(450);
-    }
-    expect(events).toEqual([progress(30), completed]);
+    const stream = idleClient(server.url).stream('echo', {})[Symbol.asyncIterator]();
+    expect(await stream.next()).toEqual({ value: progress(30), done: false });
+    // The rest leaves the service, in a chunk of its own, while the caller still holds the event.
+    release();
+    await allSent;
+    await vi.advanceTimersByTimeAsync(3 * 150);
+    expect(await stream.next()).toEqual({ value: completed, done: false });
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
   });
 
   it('reads what came in while its own thread was busy before calling the stream silent', async () => {
