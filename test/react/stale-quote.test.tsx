@@ -11,7 +11,7 @@ import { createReferenceService, demoTaskSchemas } from '../../src/reference/ind
 import { recordRequests, renderWithTaskwire } from '../../src/testing/index.js';
 import { holdAnswers } from '../support/hold-answers.js';
 import { PriceThenStart } from '../support/price-then-start.js';
-import { fakeTimersAndClock, step } from '../support/fake-clock.js';
+import { fakeTimersAndClock, step, until } from '../support/fake-clock.js';
 
 const closing: (() => Promise<void>)[] = [];
 beforeEach(() => {
@@ -79,7 +79,9 @@ describe('a price and its start button', () => {
     expect(screen.queryByText('Updating…')).not.toBeInTheDocument();
     expect(generate).toBeEnabled();
     fireEvent.click(generate);
-    await step(50);
+    // Waited for, not stepped past: on a busy machine the start may wait for the hooks' resumable
+    // side, loaded with import() in real time.
+    await until(() => sent('stream').length > 0);
     expect(sent('stream')).toEqual([{ prompt: 'a lighthouse at dusk', count: 3 }]);
   });
 });
