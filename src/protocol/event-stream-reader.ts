@@ -2,7 +2,8 @@
  * The one reader of event-stream bodies (docs/protocol.md, "Streams"): bytes decoded as streaming
  * UTF-8 and parsed by eventsource-parser into messages, with a cap on one event. Two faces over one
  * parser: {@link createEventStreamParser}, fed chunk by chunk, for those that own their read loop
- * (the server proxy's plain framing, taskwire-check's capture of a stream), and
+ * (the server proxy's plain framing, taskwire-check's capture of a stream, the count of events
+ * by which taskwire/testing cuts a stream), and
  * {@link createEventStreamReader}, a pull reader over a body, for the client's stream and events
  * reads and the server proxy's relay into its log.
  */

@@ -17,21 +17,19 @@ import type {
 import { clientStreamCallbacks } from '../state/client-stream-callbacks.js';
 import { lacksFinalUsage, mergeStreamRecord } from '../state/merge-stream-record.js';
 import type { StreamStartJournal } from '../state/stream-start-journal.js';
-import { streamSlots, type ReleaseStreamSlot } from '../state/stream-slots.js';
+import { streamSlots } from '../state/stream-slots.js';
 import type { TaskJournal } from '../state/task-journal.js';
 import type { TaskStreamCallbacks } from '../state/task-stream-controller.js';
 import type { UseTaskStreamOptions } from './hook-options.js';
 import { taskwireKeys } from './query-options.js';
 import { queryRecordWatcher } from './query-record-watcher.js';
 
-/** Where the streams of a binding's `useTaskStream` go: its client, cache, journal and slots. */
+/** Where the streams of a binding's `useTaskStream` go: its client, cache and journal. */
 export interface QueryStreamContext<Tasks extends TaskSchemas> {
   /** The QueryClient whose cache every view of the task reads. */
   queryClient: QueryClient;
   /** The client that streams and submits the task. */
   client: TaskClient<Tasks>;
-  /** Takes a slot of the client's stream budget. Defaults to `streamSlots(client.baseUrl, client.maxOpenStreams)`. */
-  takeSlot?: (() => Promise<ReleaseStreamSlot | undefined>) | undefined;
   /** The provider's journal, which shares the record watch's poll with the other tabs. Defaults to none. */
   journal?: TaskJournal | undefined;
   /** The journal of the stream's `resumeKey`. Defaults to none. */
@@ -43,7 +41,7 @@ export interface QueryStreamContext<Tasks extends TaskSchemas> {
  * `context.queryClient`, with the hook's `polling` (while recovering) and `onEvent`.
  */
 export function queryStreamCallbacks<Tasks extends TaskSchemas, Name extends TaskName<Tasks>>(
-  { queryClient, client, takeSlot, journal, startJournal }: QueryStreamContext<Tasks>,
+  { queryClient, client, journal, startJournal }: QueryStreamContext<Tasks>,
   task: Name,
   { polling, onEvent }: UseTaskStreamOptions<TaskCustomEvent<Tasks, Name>>,
 ): TaskStreamCallbacks<
@@ -54,7 +52,8 @@ export function queryStreamCallbacks<Tasks extends TaskSchemas, Name extends Tas
   return clientStreamCallbacks({
     client,
     task,
-    takeSlot: takeSlot ?? streamSlots(client.baseUrl, client.maxOpenStreams),
+    // Made with the callbacks, at each configure: it reads the page's Web Locks, a cheap look.
+    takeSlot: streamSlots(client.baseUrl, client.maxOpenStreams),
     watchRecord: queryRecordWatcher(queryClient, client, task, polling, journal),
     // One task, one truth on a page: every view of the task reads this entry.
     onRecord: (record) => {

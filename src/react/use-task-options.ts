@@ -6,7 +6,7 @@ import type { OptionsResult } from '../protocol/start-answers.js';
 import type { TaskName, TaskParams } from '../protocol/task-schemas.js';
 import type { UseTaskOptionsOptions } from '../query/hook-options.js';
 import { quoteQuery } from '../query/hook-queries.js';
-import { quoteStanding, type OwnQuote } from '../state/quote-standing.js';
+import { rememberingQuoteStanding } from '../state/quote-standing.js';
 import type { RegisteredTasks } from '../query/register.js';
 import { useTaskClient } from './taskwire-provider.js';
 import { useDebouncedValue } from './use-debounced-value.js';
@@ -54,12 +54,9 @@ export function useTaskOptions<Name extends TaskName<RegisteredTasks>>(
 
   // A placeholder is the quote this hook showed before, kept by keepPreviousData: the hook
   // remembers its last quote of its own to say whose params it was for.
+  const [standingOf] = useState(rememberingQuoteStanding<TaskParams<RegisteredTasks, Name>>);
   const { data, isPlaceholderData } = query;
-  const [lastOwn, setLastOwn] = useState<OwnQuote>();
-  const standing = quoteStanding({ data, isPlaceholderData, keyParams, params, lastOwn });
-  if (standing.own && lastOwn?.quote !== data) setLastOwn(standing.own);
-  const quotedParams = standing.quotedParams as TaskParams<RegisteredTasks, Name> | undefined;
-  const { isQuoteStale } = standing;
+  const { quotedParams, isQuoteStale } = standingOf({ data, isPlaceholderData, keyParams, params });
   // Spread, so every member is read and a change of any re-renders: the hook reads `data` itself,
   // and TanStack Query's tracking would otherwise hide the changes of members read only later.
   return { ...query, quotedParams, isQuoteStale };

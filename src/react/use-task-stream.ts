@@ -4,7 +4,6 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { TaskStreamControls, UseTaskStreamOptions } from '../query/hook-options.js';
 import { hookStreamController } from '../query/hook-stream-controller.js';
 import { queryStreamCallbacks } from '../query/query-stream-callbacks.js';
-import { streamSlots } from '../state/stream-slots.js';
 import { createStreamJournals } from '../state/stream-end-journal.js';
 import type { TaskStreamState } from '../state/task-stream-state.js';
 import type {
@@ -55,10 +54,8 @@ export function useTaskStream<Name extends TaskName<RegisteredTasks>>(
     () => createStreamJournals({ journal, scope, resumeKey, task }),
     [journal, scope, resumeKey, task],
   );
-  // The client's slots, made once per client: they read the page's Web Locks when made.
-  const takeSlot = useMemo(() => streamSlots(client.baseUrl, client.maxOpenStreams), [client]);
   const callbacks = () =>
-    queryStreamCallbacks({ queryClient, client, journal, takeSlot, startJournal }, task, options);
+    queryStreamCallbacks({ queryClient, client, journal, startJournal }, task, options);
   const [controller] = useState(() =>
     hookStreamController<Params, Result, Event>(callbacks(), options, startJournal),
   );

@@ -7,16 +7,8 @@
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { OptionsResult } from '../protocol/start-answers.js';
 
-/** A quote of the hook's own query, and the params it was asked for. */
-export interface OwnQuote {
-  /** The quote. */
-  quote: OptionsResult;
-  /** The params it was asked for. */
-  params: unknown;
-}
-
-/** What the hook shows now and what it remembers. */
-export interface QuoteStandingInput {
+/** What the hook shows now. */
+export interface QuoteShown {
   /** The query's data: a quote, maybe a placeholder. */
   data: OptionsResult | undefined;
   /** Whether `data` is the previous query's quote, kept while this one loads. */
@@ -25,49 +17,33 @@ export interface QuoteStandingInput {
   keyParams: unknown;
   /** The params the hook was given last. */
   params: unknown;
-  /** The hook's last quote of its own, if any. */
-  lastOwn: OwnQuote | undefined;
 }
 
 /** What the hook says of its quote. */
-export interface QuoteStanding {
-  /** `data` as the query's own quote, for the hook to remember; `undefined` for a placeholder. */
-  own: OwnQuote | undefined;
+export interface QuoteStanding<Params> {
   /** The params `data` is the quote for; `undefined` while there is no quote or they are unknown. */
-  quotedParams: unknown;
+  quotedParams: Params | undefined;
   /** Whether `data` is a quote for other params than `params` (compared by content). */
   isQuoteStale: boolean;
 }
 
-/** Which params `data` is the quote for, and whether that quote is stale. */
-export function quoteStanding({
-  data,
-  isPlaceholderData,
-  keyParams,
-  params,
-  lastOwn,
-}: QuoteStandingInput): QuoteStanding {
-  const own =
-    data !== undefined && !isPlaceholderData ? { quote: data, params: keyParams } : undefined;
-  const quoted = own ?? (isPlaceholderData && lastOwn?.quote === data ? lastOwn : undefined);
-  // A quote whose params are unknown counts as stale: it may be the price of anything.
-  const isQuoteStale =
-    data !== undefined &&
-    (quoted === undefined || canonicalJson(quoted.params) !== canonicalJson(params));
-  return { own, quotedParams: quoted?.params, isQuoteStale };
-}
-
 /**
- * {@link quoteStanding} with the hook's last quote of its own kept in the function itself, for a
- * binding whose hook runs once (Vue's setup) rather than at every render.
+ * Says which params the quote shown is for, and whether it is stale, remembering in the function
+ * itself the hook's last quote of its own: one per hook, made once (React's `useState`, Vue's setup).
+ * What it remembers is a fact (that quote answered those params), so a call whose render is thrown
+ * away may add to it.
  */
-export function rememberingQuoteStanding<Params>(): (
-  input: Omit<QuoteStandingInput, 'lastOwn'>,
-) => QuoteStanding & { quotedParams: Params | undefined } {
-  let lastOwn: OwnQuote | undefined;
-  return (input) => {
-    const standing = quoteStanding({ ...input, lastOwn });
-    if (standing.own && lastOwn?.quote !== input.data) lastOwn = standing.own;
-    return standing as QuoteStanding & { quotedParams: Params | undefined };
+export function rememberingQuoteStanding<Params>(): (shown: QuoteShown) => QuoteStanding<Params> {
+  let lastOwn: { quote: OptionsResult; params: unknown } | undefined;
+  return ({ data, isPlaceholderData, keyParams, params }) => {
+    if (data !== undefined && !isPlaceholderData && lastOwn?.quote !== data)
+      lastOwn = { quote: data, params: keyParams };
+    // A placeholder is the quote of the hook's own last query, or of another's: then unknown.
+    const quoted = lastOwn?.quote === data ? lastOwn : undefined;
+    // A quote whose params are unknown counts as stale: it may be the price of anything.
+    const isQuoteStale =
+      data !== undefined &&
+      (quoted === undefined || canonicalJson(quoted.params) !== canonicalJson(params));
+    return { quotedParams: quoted?.params as Params | undefined, isQuoteStale };
   };
 }

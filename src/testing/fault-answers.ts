@@ -3,6 +3,7 @@
  * a lost answer, and a stream body that breaks after a number of events. Each is what a real
  * service or a real connection would give, so the client under test cannot tell them apart.
  */
+import { createEventStreamParser } from '../protocol/event-stream-reader.js';
 import { jsonResponse } from '../reference/json-response.js';
 import type { Endpoint } from '../protocol/match-route.js';
 import type { ErrorReason } from '../reference/service-error.js';
@@ -55,57 +56,55 @@ export function networkError(): TypeError {
   return new TypeError('fetch failed');
 }
 
-/** The bytes the event counter looks at; UTF-8 never uses them inside a multi-byte character. */
+/** The line ends; UTF-8 never uses their bytes inside a multi-byte character. */
 const LF = 0x0a;
 const CR = 0x0d;
-const DATA = [...'data'].map((char) => char.charCodeAt(0));
-const COLON = 0x3a;
+const LINE_END = Uint8Array.of(LF);
 
 /**
- * Counts the events of an event stream as its bytes go by (docs/protocol.md, "Streams"): a message
- * ends at a blank line and is an event when one of its lines is a `data` field; a comment
- * (`: keep-alive`) is none. Lines may end in LF, CR or CRLF.
+ * Counts the events of an event stream as its bytes go by, with the one reader of event streams
+ * (docs/protocol.md, "Streams"), so that what counts as an event here is what the client reads as
+ * one: a message with a `data` field (a comment such as `: keep-alive` is none). The bytes are fed
+ * to it line by line, each line end (LF, CR or CRLF) as an LF, so that it completes an event at the
+ * very byte that ends it, and `cutPoint` can say where.
  */
-class EventCounter {
-  events = 0;
-  /** The first bytes of the current line, enough to tell a `data` field. */
-  private line: number[] = [];
-  private lineLength = 0;
-  private hasData = false;
-  private afterCarriageReturn = false;
-
-  /** How many bytes of `chunk` go through before the `limit`-th event is complete, or `undefined` for all. */
-  cutPoint(chunk: Uint8Array, limit: number): number | undefined {
-    for (let index = 0; index < chunk.length; index += 1) {
-      const byte = chunk[index] as number;
-      if (byte === LF && this.afterCarriageReturn) {
-        this.afterCarriageReturn = false;
-        continue;
-      }
-      this.afterCarriageReturn = byte === CR;
-      if (byte !== LF && byte !== CR) {
-        if (this.line.length < 5) this.line.push(byte);
-        this.lineLength += 1;
-        continue;
-      }
-      if (this.lineLength === 0) {
-        if (this.hasData) this.events += 1;
-        this.hasData = false;
-        if (this.events >= limit) {
-          // A CRLF blank line goes out whole.
-          return byte === CR && chunk[index + 1] === LF ? index + 2 : index + 1;
+function eventCounter() {
+  let events = 0;
+  // Whether the last line ended with a CR, whose LF (if one comes next) is part of that line end.
+  let afterCarriageReturn = false;
+  const parser = createEventStreamParser({
+    onMessage: () => (events += 1),
+    // Only counted: the client under test is the one that refuses an event too large.
+    maxEventBytes: Infinity,
+  });
+  return {
+    /** How many events have gone by. */
+    events: () => events,
+    /**
+     * How many bytes of `chunk` go through before the `limit`-th event is complete (a CRLF blank
+     * line whole), or `undefined` for all.
+     */
+    cutPoint(chunk: Uint8Array, limit: number): number | undefined {
+      let start = 0;
+      for (let index = 0; index < chunk.length; index += 1) {
+        const byte = chunk[index];
+        if (byte !== LF && byte !== CR) continue;
+        if (byte === LF && afterCarriageReturn && index === start) {
+          afterCarriageReturn = false;
+          start = index + 1;
+          continue;
         }
-      } else if (
-        DATA.every((code, at) => this.line[at] === code) &&
-        (this.lineLength === 4 || this.line[4] === COLON)
-      ) {
-        this.hasData = true;
+        parser.feed(chunk.subarray(start, index));
+        parser.feed(LINE_END);
+        afterCarriageReturn = byte === CR;
+        start = index + 1;
+        if (events >= limit) return byte === CR && chunk[start] === LF ? start + 1 : start;
       }
-      this.line = [];
-      this.lineLength = 0;
-    }
-    return undefined;
-  }
+      if (start < chunk.length) afterCarriageReturn = false;
+      parser.feed(chunk.subarray(start));
+      return undefined;
+    },
+  };
 }
 
 /**
@@ -117,13 +116,13 @@ export function cutAfterEvents(response: Response, limit: number): Response {
   const contentType = response.headers.get('content-type') ?? '';
   if (response.body === null || !contentType.startsWith('text/event-stream')) return response;
   const reader = response.body.getReader();
-  const counter = new EventCounter();
+  const counter = eventCounter();
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         // The break comes on the read after the last event, so that the event is not dropped from
         // the queue with it.
-        if (counter.events >= limit) {
+        if (counter.events() >= limit) {
           await reader.cancel();
           controller.error(new TypeError('terminated: other side closed'));
           return;
