@@ -48,27 +48,9 @@ function staticImports(file: string): string[] {
   return specifiers.map((specifier) => resolve(file, specifier));
 }
 
-/** The packages (bare specifiers) `file` imports, re-exports or loads with `import()`. */
+/** The packages (bare specifiers) `file` imports, re-exports or loads with `import()`, types included. */
 function packageImports(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
-  const specifiers: string[] = [];
-  const visit = (node: ts.Node): void => {
-    const specifier =
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier !== undefined &&
-      ts.isStringLiteral(node.moduleSpecifier)
-        ? node.moduleSpecifier.text
-        : ts.isCallExpression(node) &&
-            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-            node.arguments[0] !== undefined &&
-            ts.isStringLiteral(node.arguments[0])
-          ? node.arguments[0].text
-          : undefined;
-    if (specifier !== undefined && !specifier.startsWith('.')) specifiers.push(specifier);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return specifiers;
+  return packageSpecifiers(file, readFileSync(file, 'utf8'), { runtimeOnly: false });
 }
 
 /**
@@ -127,6 +109,18 @@ function typesOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
  * types, loaded with `import()`, and `react/jsx-runtime` where a .tsx module writes JSX.
  */
 function runtimePackageImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  return packageSpecifiers(file, text, { runtimeOnly: true });
+}
+
+/**
+ * The bare specifiers of `text` (the module `file`): its imports, re-exports and `import()` calls;
+ * with `runtimeOnly`, without those that bring in types only, and with `react/jsx-runtime` for JSX.
+ */
+function packageSpecifiers(
+  file: string,
+  text: string,
+  { runtimeOnly }: { runtimeOnly: boolean },
+): string[] {
   const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
   const specifiers = new Set<string>();
@@ -135,14 +129,15 @@ function runtimePackageImports(file: string, text = readFileSync(file, 'utf8')):
       (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
       node.moduleSpecifier !== undefined &&
       ts.isStringLiteral(node.moduleSpecifier) &&
-      !typesOnly(node)
+      !(runtimeOnly && typesOnly(node))
         ? node.moduleSpecifier.text
         : ts.isCallExpression(node) &&
             node.expression.kind === ts.SyntaxKind.ImportKeyword &&
             node.arguments[0] !== undefined &&
             ts.isStringLiteral(node.arguments[0])
           ? node.arguments[0].text
-          : ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node)
+          : runtimeOnly &&
+              (ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node))
             ? 'react/jsx-runtime'
             : undefined;
     if (specifier !== undefined && !specifier.startsWith('.')) specifiers.add(specifier);
