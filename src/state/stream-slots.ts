@@ -107,7 +107,8 @@ export function streamSlots(
   baseUrl: string,
   max: number,
 ): () => Promise<ReleaseStreamSlot | undefined> {
-  const service = streamBudgetKey(baseUrl);
   const locks = platformLocks();
-  return () => takeStreamSlot(service, max, locks);
+  // The origin is worked out when a slot is taken, not here: a binding makes its slots again at
+  // every render.
+  return () => takeStreamSlot(streamBudgetKey(baseUrl), max, locks);
 }
