@@ -47,14 +47,22 @@ export async function step(ms: number): Promise<void> {
   await act(() => advanceClock(ms));
 }
 
+/** How {@link until} and {@link stepFor} move the clock: {@link step} (React), or {@link advanceClock}. */
+type Advance = (ms: number) => Promise<void>;
+
 /**
  * Steps the simulated clock `stepMs` at a time (default 10) until `check` holds (it returns
  * anything but `false` without throwing), and resolves to the simulated time that took; past
- * `limitMs` (default 10 000) it fails with the check's last error.
+ * `limitMs` (default 10 000) it fails with the check's last error. `advance` moves the clock
+ * ({@link step} by default; {@link advanceClock} in a test without React).
  */
 export async function until(
   check: () => unknown,
-  { stepMs = 10, limitMs = 10_000 }: { stepMs?: number; limitMs?: number } = {},
+  {
+    stepMs = 10,
+    limitMs = 10_000,
+    advance = step,
+  }: { stepMs?: number; limitMs?: number; advance?: Advance } = {},
 ): Promise<number> {
   for (let waited = 0; ; waited += stepMs) {
     let failure: unknown = new Error(`not within ${String(limitMs)} ms of simulated time`);
@@ -64,7 +72,7 @@ export async function until(
       failure = error;
     }
     if (waited >= limitMs) throw failure;
-    await step(stepMs);
+    await advance(stepMs);
   }
 }
 
@@ -75,9 +83,9 @@ export async function until(
  */
 export async function stepFor(
   ms: number,
-  { stepMs = 100 }: { stepMs?: number } = {},
+  { stepMs = 100, advance = step }: { stepMs?: number; advance?: Advance } = {},
 ): Promise<void> {
-  for (let waited = 0; waited < ms; waited += stepMs) await step(Math.min(stepMs, ms - waited));
+  for (let waited = 0; waited < ms; waited += stepMs) await advance(Math.min(stepMs, ms - waited));
 }
 
 /** A service's `fetch` that knows which of its calls are in flight. */

@@ -13,7 +13,7 @@ import { DEMO_CLIENT_TOKEN, DEMO_USER_TOKEN } from '../../src/reference/index.js
 import { memoryEventLog } from '../../src/server/index.js';
 import { scriptTask } from '../../src/testing/index.js';
 import { useTaskResult, useTaskStream } from '../../src/vue/index.js';
-import { advanceClock, fakeTimersAndClock } from '../support/fake-clock.js';
+import { advanceClock, fakeTimersAndClock, stepFor, until } from '../support/fake-clock.js';
 import { closeHookTestServices, hookTestService } from '../support/hook-test-service.js';
 import { burstTask, progressSteps } from '../support/progress-steps.js';
 import { mountComposable } from '../support/vue-page.js';
@@ -130,15 +130,9 @@ describe('useTaskStream (Vue)', () => {
     const { requests } = setUp.service;
     const page = mountComposable(() => useTaskStream('render-video'), setUp.options);
     page.result.start({ frames: 10, frameMs: 30 });
-    for (let waited = 0; page.result.status.value !== 'streaming'; waited += 10) {
-      expect(waited).toBeLessThan(10_000);
-      await advanceClock(10);
-    }
+    await until(() => page.result.status.value === 'streaming', { advance: advanceClock });
     page.wrapper.unmount();
-    for (let waited = 0; requests[0]?.aborted !== true; waited += 10) {
-      expect(waited).toBeLessThan(10_000);
-      await advanceClock(10);
-    }
+    await until(() => requests[0]?.aborted === true, { advance: advanceClock });
     expect(requests.map((request) => request.aborted)).toEqual([true]);
     const progress = page.result.progress.value;
     // What the stream wrote while it ran (its live record, for the other views of the task).
@@ -151,7 +145,7 @@ describe('useTaskStream (Vue)', () => {
     for (const { data } of cachedAtAbort) expect(data).toMatchObject({ status: 'IN_PROGRESS' });
     // Past the task's end (10 frames of 30 ms) and the longest wait between two polls of a running
     // task (the policy's maxIntervalMs, 10 s by default): a watch of it would have read by then.
-    for (let waited = 0; waited < 10_000 + 1000; waited += 100) await advanceClock(100);
+    await stepFor(10_000 + 1000, { advance: advanceClock });
     // An aborted stream is no broken one: nothing polls its task, nothing more is written.
     expect(requests).toHaveLength(1);
     expect(cached()).toEqual(cachedAtAbort);
