@@ -7,7 +7,9 @@
  * by the same node adapter; resumable-stream written to a `node:http` answer by hand is shown
  * beside, without a goal. Measured: throughput of a whole stream, and resume latency, from a
  * resume request made while the stream is live (its 10,000 events relayed, the final one held
- * back) to the first event it delivers.
+ * back) to the first event it delivers. The same proxy without a log and with `memoryEventLog`, and
+ * the CPU time `redis-server` spends per stream, are shown beside without goals: they say which part
+ * of the relay costs what.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,7 @@ import { createResumableStreamContext } from 'resumable-stream/redis';
 import * as z from 'zod/mini';
 import { defineTask } from '../src/reference/index.js';
 import { startReferenceServer } from '../src/reference/node/index.js';
+import { memoryEventLog } from '../src/events/memory-event-log.js';
 import { redisEventLog } from '../src/server/redis/index.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import {
@@ -170,13 +173,37 @@ async function startResumableStreamRelay(upstream: string, redisUrl: string, ser
   };
 }
 
-type Relay = 'proxy + redisEventLog' | 'resumable-stream' | 'resumable-stream, node:http loop';
+type Relay =
+  | 'proxy + redisEventLog'
+  | 'resumable-stream'
+  | 'resumable-stream, node:http loop'
+  | 'proxy + memoryEventLog'
+  | 'proxy, no log';
 
 /** How each relay starts a stream (held or not) and resumes one, from a page's side. */
 interface RelayRoutes {
   start(run: number, hold: boolean): Promise<Response>;
-  /** A resume read of the stream `run`; for the proxy, its task id. */
-  resume(run: number, taskId: string | undefined): Promise<Response>;
+  /** A resume read of the stream `run`; for the proxy, its task id. None for a proxy without a log. */
+  resume?(run: number, taskId: string | undefined): Promise<Response>;
+}
+
+/** The routes of a proxy on `url`: the stream POST, and (with a log) the events read. */
+function proxyRoutes(url: string, logged: boolean): RelayRoutes {
+  const start = (run: number, hold: boolean) =>
+    fetch(`${url}/workflows/relay/stream`, {
+      method: 'POST',
+      headers: demoHeaders('proxy'),
+      body: JSON.stringify({ params: { run, hold } }),
+    });
+  const resume = (_: number, taskId: string | undefined) =>
+    fetch(`${url}/workflows/relay/${taskId ?? ''}/events`, { headers: demoHeaders('proxy') });
+  return logged ? { start, resume } : { start };
+}
+
+/** The CPU time `redis-server` has used so far, in milliseconds, from its `INFO cpu` answer. */
+function redisCpuMs(info: string): number {
+  const seconds = (field: string) => Number(new RegExp(`^${field}:([0-9.]+)`, 'm').exec(info)?.[1]);
+  return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1000;
 }
 
 /** Reads one whole stream through `routes`: its read and events per second. */
@@ -196,10 +223,12 @@ async function timeResumes(routes: RelayRoutes, run: number) {
   while (read.progress < EVENTS) await new Promise((resolve) => setTimeout(resolve, 5));
   const latencies: number[] = [];
   let wrongFirst = 0;
-  for (let resume = 0; resume < RESUMES; resume += 1) {
+  const resume = routes.resume;
+  if (resume === undefined) throw new Error('This relay keeps no stream to resume.');
+  for (let index = 0; index < RESUMES; index += 1) {
     const began = performance.now();
     let firstAt = Number.NaN;
-    await readServerSentEvents(await routes.resume(run, taskId), (message) => {
+    await readServerSentEvents(await resume(run, taskId), (message) => {
       firstAt = performance.now();
       if (message.type !== 'task.progress' || message.estimatedSecondsLeft !== EVENTS - 1)
         wrongFirst += 1;
@@ -212,30 +241,24 @@ async function timeResumes(routes: RelayRoutes, run: number) {
   return { latencies, wrongFirst, read };
 }
 
-/** Runs both relays in rotating order and reports them with the goals. */
+/** Runs the relays in rotating order and reports them with the goals. */
 export default async function run(): Promise<BenchReport> {
   const redis = await startRedisServer();
   const upstream = await startLoopbackService({ tasks: [relayTask], timeScale: 1, events: false });
+  const limits = { maxLogBytes: 8 * 1024 * 1024 };
   const proxy = await startLoopbackProxy(
     upstream.url,
     ['relay'],
-    redisEventLog({ url: redis.url }, { maxLogBytes: 8 * 1024 * 1024 }),
+    redisEventLog({ url: redis.url }, limits),
   );
+  const memoryProxy = await startLoopbackProxy(upstream.url, ['relay'], memoryEventLog(limits));
+  const plainProxy = await startLoopbackProxy(upstream.url, ['relay'], false);
   const vercel = await startResumableStreamRelay(upstream.url, redis.url, 'web handler');
   const vercelNode = await startResumableStreamRelay(upstream.url, redis.url, 'node:http loop');
+  const cpuClient = createClient({ url: redis.url });
+  await cpuClient.connect();
   const relays: Record<Relay, RelayRoutes> = {
-    'proxy + redisEventLog': {
-      start: (run, hold) =>
-        fetch(`${proxy.url}/workflows/relay/stream`, {
-          method: 'POST',
-          headers: demoHeaders('proxy'),
-          body: JSON.stringify({ params: { run, hold } }),
-        }),
-      resume: (_, taskId) =>
-        fetch(`${proxy.url}/workflows/relay/${taskId ?? ''}/events`, {
-          headers: demoHeaders('proxy'),
-        }),
-    },
+    'proxy + redisEventLog': proxyRoutes(proxy.url, true),
     'resumable-stream': {
       start: (run, hold) => fetch(`${vercel.url}/relay/${run}`, { method: hold ? 'PUT' : 'POST' }),
       resume: (run) => fetch(`${vercel.url}/resume/${run}`),
@@ -245,9 +268,12 @@ export default async function run(): Promise<BenchReport> {
         fetch(`${vercelNode.url}/relay/${run}`, { method: hold ? 'PUT' : 'POST' }),
       resume: (run) => fetch(`${vercelNode.url}/resume/${run}`),
     },
+    'proxy + memoryEventLog': proxyRoutes(memoryProxy.url, true),
+    'proxy, no log': proxyRoutes(plainProxy.url, false),
   };
   const names = Object.keys(relays) as Relay[];
   const rates = new Map<Relay, number[]>(names.map((name) => [name, []]));
+  const redisCpu = new Map<Relay, number[]>(names.map((name) => [name, []]));
   const latencies = new Map<Relay, number[]>(names.map((name) => [name, []]));
   const failures: string[] = [];
   let runId = 0;
@@ -256,7 +282,9 @@ export default async function run(): Promise<BenchReport> {
     for (let round = 0; round < ROUNDS; round += 1) {
       for (let offset = 0; offset < names.length; offset += 1) {
         const name = names[(round + offset) % names.length] as Relay;
+        const cpuBefore = redisCpuMs(String(await cpuClient.info('cpu')));
         const whole = await timeWholeStream(relays[name], (runId += 1));
+        redisCpu.get(name)?.push(redisCpuMs(String(await cpuClient.info('cpu'))) - cpuBefore);
         if (
           whole.read.progress !== EVENTS ||
           whole.read.checksum !== expectedChecksum ||
@@ -268,8 +296,9 @@ export default async function run(): Promise<BenchReport> {
         rates.get(name)?.push(whole.perSecond);
       }
     }
-    for (let offset = 0; offset < names.length * 2; offset += 1) {
-      const name = names[offset % names.length] as Relay;
+    const resumable = names.filter((name) => relays[name].resume !== undefined);
+    for (let offset = 0; offset < resumable.length * 2; offset += 1) {
+      const name = resumable[offset % resumable.length] as Relay;
       const resumed = await timeResumes(relays[name], (runId += 1));
       if (resumed.wrongFirst > 0 || resumed.read.progress !== EVENTS || !resumed.read.completed)
         failures.push(
@@ -278,18 +307,25 @@ export default async function run(): Promise<BenchReport> {
       latencies.get(name)?.push(...resumed.latencies);
     }
   } finally {
+    await cpuClient.quit();
     await vercel.close();
     await vercelNode.close();
     await proxy.close();
+    await memoryProxy.close();
+    await plainProxy.close();
     await upstream.close();
     await redis.stop();
   }
   const mismatched = (name: Relay) => failures.some((failure) => failure.startsWith(name));
+  /** A percentile of `values` in milliseconds with one decimal, `—` when there are none. */
+  const msCell = (values: readonly number[] | undefined, fraction: number) =>
+    values === undefined || values.length === 0 ? '—' : percentile(values, fraction).toFixed(1);
   const rows = names.map((name) => ({
     relay: name,
     'events/s (median)': formatCount(percentile(rates.get(name) ?? [], 0.5)),
-    'resume → first event p50 (ms)': percentile(latencies.get(name) ?? [], 0.5).toFixed(1),
-    'p99 (ms)': percentile(latencies.get(name) ?? [], 0.99).toFixed(1),
+    'redis-server CPU per stream (ms, median)': msCell(redisCpu.get(name), 0.5),
+    'resume → first event p50 (ms)': msCell(latencies.get(name), 0.5),
+    'p99 (ms)': msCell(latencies.get(name), 0.99),
     'count + checksum': mismatched(name) ? 'MISMATCH' : 'ok',
   }));
   const benchmark = 'Relay vs resumable-stream';
@@ -299,6 +335,18 @@ export default async function run(): Promise<BenchReport> {
   const rate = (name: Relay) => percentile(rates.get(name) ?? [], 0.5);
   const p50 = (name: Relay) => percentile(latencies.get(name) ?? [], 0.5);
   const p99 = (name: Relay) => percentile(latencies.get(name) ?? [], 0.99);
+  const redisMs = (name: Relay) => percentile(redisCpu.get(name) ?? [], 0.5);
+  /** A throughput shown beside the goal: `name` against resumable-stream. */
+  const throughputBeside = (name: Relay, measure: string): BenchGoal => ({
+    benchmark,
+    measure,
+    figure: `${formatCount(rate(name))} events/s`,
+    baseline: `resumable-stream: ${formatCount(rate(theirs))} events/s`,
+    ratio: `${(rate(name) / rate(theirs)).toFixed(2)}×`,
+    goal: '—',
+    verdict: 'info',
+    values: { figure: rate(name), baseline: rate(theirs), ratio: rate(name) / rate(theirs) },
+  });
   const goals: BenchGoal[] = [
     {
       benchmark,
@@ -336,12 +384,34 @@ export default async function run(): Promise<BenchReport> {
         ratio: rate(ours) / rate(handWritten),
       },
     },
+    throughputBeside(
+      'proxy + memoryEventLog',
+      `throughput as above, the proxy logging into memoryEventLog: the relay's own work without Redis, median of ${ROUNDS}`,
+    ),
+    throughputBeside(
+      'proxy, no log',
+      `throughput as above, the proxy without a log (the stream passed on as it came, nothing parsed or kept), median of ${ROUNDS}`,
+    ),
+    {
+      benchmark,
+      measure: `CPU time redis-server spent per ${formatCount(EVENTS)}-event stream relayed, median of ${ROUNDS} (its INFO cpu)`,
+      figure: formatMs(redisMs(ours)),
+      baseline: `resumable-stream: ${formatMs(redisMs(theirs))}`,
+      ratio: `${(redisMs(ours) / redisMs(theirs)).toFixed(1)}×`,
+      goal: '—',
+      verdict: 'info',
+      values: {
+        figure: redisMs(ours),
+        baseline: redisMs(theirs),
+        ratio: redisMs(ours) / redisMs(theirs),
+      },
+    },
   ];
   return {
     title: `Relay through Redis: createTaskProxy with redisEventLog against resumable-stream 2.2.13, the same ${formatCount(EVENTS)}-event stream of one upstream service, one redis-server`,
     rows,
     notes: [
-      `Upstream: the reference service as a 0.3 service (events: false) on loopback; its task reports ${formatCount(EVENTS)} progress events as fast as it runs. Ours: the proxy (redisEventLog, maxLogBytes 8 MiB) relays the stream into its log and answers the stream POST from its relay, each message once the log took it. Theirs: a Web handler, as resumable-stream's README's route handlers, that hands the upstream stream's text to resumableStream() (publisher and subscriber clients of the redis package on the same redis-server) and answers new Response() with what it returns, encoded. Both handlers are served by the same node adapter (startReferenceServer), so the comparison is of the relays, not of two servers' plumbing; the row 'resumable-stream, node:http loop' is theirs written to a node:http answer by hand, as this row first served it, shown without a goal. Both are read by fetch → TextDecoderStream → EventSourceParserStream → JSON.parse, counted and check-summed. Throughput: whole streams, rotating order, after one warm-up each. Resume: a stream whose task holds its final event back; once the page read its ${formatCount(EVENTS)} events, ${RESUMES} resume reads one after the other (ours GET …/events with no Last-Event-ID, theirs resumeExistingStream with no skipped characters: both replay from the first message), each timed from the request to its first event, which must be the task's first; two such streams each.`,
+      `Upstream: the reference service as a 0.3 service (events: false) on loopback; its task reports ${formatCount(EVENTS)} progress events as fast as it runs. Ours: the proxy (redisEventLog, maxLogBytes 8 MiB) relays the stream into its log and answers the stream POST from its relay, each message once the log took it. Theirs: a Web handler, as resumable-stream's README's route handlers, that hands the upstream stream's text to resumableStream() (publisher and subscriber clients of the redis package on the same redis-server) and answers new Response() with what it returns, encoded. Both handlers are served by the same node adapter (startReferenceServer), so the comparison is of the relays, not of two servers' plumbing; the row 'resumable-stream, node:http loop' is theirs written to a node:http answer by hand, as this row first served it, shown without a goal. Both are read by fetch → TextDecoderStream → EventSourceParserStream → JSON.parse, counted and check-summed. Throughput: whole streams, rotating order, after one warm-up each. Resume: a stream whose task holds its final event back; once the page read its ${formatCount(EVENTS)} events, ${RESUMES} resume reads one after the other (ours GET …/events with no Last-Event-ID, theirs resumeExistingStream with no skipped characters: both replay from the first message), each timed from the request to its first event, which must be the task's first; two such streams each (the proxy without a log keeps nothing to resume). Beside the goals, the same proxy without a log and with memoryEventLog, and the CPU time redis-server spent on each stream (INFO cpu, read before and after it), say what each part costs: the proxy's relay itself, the parsing and positions a log needs, and writing every message to Redis, which resumable-stream does only once a resume asks for the stream.`,
       ...(failures.length > 0 ? failures : []),
       ...goals.map(goalLine),
     ],

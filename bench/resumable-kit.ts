@@ -31,11 +31,14 @@ export async function startLoopbackService(
   return { url: server.url, close: () => server.close() };
 }
 
-/** `createTaskProxy` in front of `target` with `events` as its log, on a loopback socket of its own. */
+/**
+ * `createTaskProxy` in front of `target` with `events` as its log (`false`: none, so it relays
+ * streams as they come), on a loopback socket of its own.
+ */
 export async function startLoopbackProxy(
   target: string,
   tasks: readonly string[],
-  events: EventLog,
+  events: EventLog | false,
 ): Promise<LoopbackService> {
   const proxy = createTaskProxy({ target, clientToken: DEMO_CLIENT_TOKEN, tasks, events });
   const server = await startReferenceServer({ service: proxy });
@@ -43,7 +46,7 @@ export async function startLoopbackProxy(
     url: server.url,
     async close() {
       await server.close();
-      await events.close();
+      if (events !== false) await events.close();
     },
   };
 }
