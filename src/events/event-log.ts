@@ -76,6 +76,16 @@ export interface EventLog {
    */
   append(key: EventLogKey, messages: readonly string[], final: boolean): Promise<string[]>;
   /**
+   * Says the writer of a running log is alive, for `forMs` from now: a writer that may go away
+   * without a word (a server that relays the stream and can crash or be redeployed) calls it again
+   * before then, as long as it writes. Once a log was kept alive, a lease that ran out with no final
+   * message abandons it (see {@link EventLog.abandon}), so that its reads end and the page follows
+   * the task with Get Result instead of waiting for a writer that is gone; a writer that comes back
+   * late is refused. A log never kept alive waits for its writer as long as it runs. Does nothing
+   * to a log that ended or does not exist.
+   */
+  keepAlive(key: EventLogKey, forMs: number): Promise<void>;
+  /**
    * Ends a log whose stream broke before its final message (the relay lost the service): its reads
    * deliver what it holds, then end `expired`, so that a page reads the outcome with Get Result;
    * its retention starts as at a final message. Does nothing to a log that ended or does not exist.

@@ -37,6 +37,8 @@ interface TaskLog {
   endedAt: number | undefined;
   /** Set when the log was abandoned before its final message: reads end `expired` at its end. */
   abandoned: boolean;
+  /** Until when its writer said it is alive (`Date.now()`), once it did (`keepAlive`). */
+  aliveUntil: number | undefined;
   /** Set when the log went while reads were open: they wake and end `expired`. */
   dropped: boolean;
   /** The reads waiting for the next message. */
@@ -112,8 +114,24 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
     }
   }
 
+  /** Ends a running log without its final message: its reads end `expired` after what it holds. */
+  function abandonLog(name: string, log: TaskLog): void {
+    log.abandoned = true;
+    log.endedAt = Date.now();
+    ended.set(name, log);
+    wake(log);
+  }
+
+  /** Abandons a running log whose writer's lease ran out (`keepAlive`). */
+  function checkLease(name: string, log: TaskLog): void {
+    if (log.endedAt === undefined && log.aliveUntil !== undefined && Date.now() >= log.aliveUntil) {
+      abandonLog(name, log);
+    }
+  }
+
   /** The entries after `after`, as many as are kept at once (at most a batch's worth), then live. */
   async function* batchesOf(
+    name: string,
     log: TaskLog,
     after: number,
     signal: AbortSignal,
@@ -121,6 +139,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
     let cursor = after;
     for (;;) {
       if (signal.aborted || closed) return;
+      checkLease(name, log);
       if (log.dropped) throw new EventLogError('expired', 'The log went while it was read.');
       const first = log.entries[0];
       if (first !== undefined && first.sequence > cursor + 1) {
@@ -150,7 +169,13 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       }
       if (log.endedAt !== undefined) return;
       await new Promise<void>((resolve) => {
+        // A writer that keeps the log alive is waited for until its lease runs out, no longer.
+        const leaseTimer =
+          log.aliveUntil === undefined
+            ? undefined
+            : setTimeout(() => done(), Math.max(0, log.aliveUntil - Date.now()));
         const done = () => {
+          clearTimeout(leaseTimer);
           signal.removeEventListener('abort', done);
           log.wakers.delete(done);
           resolve();
@@ -180,6 +205,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
         bytes: 0,
         endedAt: undefined,
         abandoned: false,
+        aliveUntil: undefined,
         dropped: false,
         wakers: new Set(),
       });
@@ -191,6 +217,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       const name = keyOf(key);
       const log = logs.get(name);
       if (log === undefined) throw new Error('No log of this task is open.');
+      checkLease(name, log);
       if (log.endedAt !== undefined) throw new Error("The task's log has ended.");
       if (messages.length === 0) return [];
       const positions: string[] = [];
@@ -218,15 +245,21 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       return positions;
     },
 
+    async keepAlive(key, forMs) {
+      checkOpen();
+      const name = keyOf(key);
+      const log = logs.get(name);
+      if (log === undefined) return;
+      checkLease(name, log);
+      if (log.endedAt === undefined) log.aliveUntil = Date.now() + forMs;
+    },
+
     async abandon(key) {
       checkOpen();
       const name = keyOf(key);
       const log = logs.get(name);
       if (log === undefined || log.endedAt !== undefined) return;
-      log.abandoned = true;
-      log.endedAt = Date.now();
-      ended.set(name, log);
-      wake(log);
+      abandonLog(name, log);
     },
 
     async read(key, owner, after, signal): Promise<EventLogRead> {
@@ -239,6 +272,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
         return markers.get(name)?.owner === owner ? { status: 'expired' } : { status: 'not-found' };
       }
       if (log.owner !== owner) return { status: 'not-found' };
+      checkLease(name, log);
       const cursor = after === undefined ? 0 : parsePosition(after);
       if (cursor === undefined) return { status: 'not-found' };
       const first = log.entries[0];
@@ -246,7 +280,7 @@ export function memoryEventLog(limits?: EventLogLimits): EventLog {
       if (log.endedAt !== undefined && cursor >= log.nextSequence - 1) {
         return { status: log.abandoned ? 'expired' : 'ended' };
       }
-      return { status: 'ok', batches: batchesOf(log, cursor, signal) };
+      return { status: 'ok', batches: batchesOf(name, log, cursor, signal) };
     },
 
     async close() {

@@ -9,7 +9,8 @@
  * packs as it appends (never the newest), the final message starts the retention (`PEXPIRE`), and
  * the store's cap drops the logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a
  * connection of its own (`duplicate()`), since a blocked connection serves nothing else; while the
- * log is live that is one `XREAD` per wake-up. It needs one Redis (standalone, or a primary with
+ * log is live that is one `XREAD` per wake-up. A writer's lease (`keepAlive`) is a key that Redis
+ * expires on its own clock, so servers whose clocks differ agree on it. It needs one Redis (standalone, or a primary with
  * replicas): its scripts reach several keys of one task.
  */
 import { createClient } from 'redis';
@@ -168,6 +169,29 @@ redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[3])
 return 1
 `;
 
+/**
+ * Keeps a running log's writer alive (KEYS: hash, lease; ARGV: ms): the lease key lives that long,
+ * and the hash says the log has a lease, so that a read finding the key gone abandons the log.
+ * Nothing for a log that ended, is gone or does not exist.
+ */
+const KEEP_ALIVE_SCRIPT = `
+local meta = redis.call('HMGET', KEYS[1], 'owner', 'ended', 'gone')
+if not meta[1] or meta[2] == '1' or meta[3] == '1' then return 0 end
+redis.call('HSET', KEYS[1], 'leased', '1')
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+return 1
+`;
+
+/**
+ * A log's state (KEYS: hash, lease): its hash's fields `owner`, `ended`, `gone`, `first`, `last`,
+ * `abandoned` and `leased`, then whether its lease key is there, `1` or `0`: one command.
+ */
+const STATE_SCRIPT = `
+local state = redis.call('HMGET', KEYS[1], 'owner', 'ended', 'gone', 'first', 'last', 'abandoned', 'leased')
+state[8] = redis.call('EXISTS', KEYS[2])
+return state
+`;
+
 /** Why the append script refused a message (`NOLOG`, `GAP`, else `ENDED`), in words. */
 function refusalMessage(refusal: string): string {
   if (refusal === 'NOLOG') return 'No log of this task is open.';
@@ -266,6 +290,8 @@ interface LogState {
   abandoned: boolean;
   first: number;
   last: number;
+  /** Whether its writer took a lease (`keepAlive`) that ran out before the log ended. */
+  leaseRanOut: boolean;
 }
 
 /**
@@ -306,20 +332,28 @@ export function redisEventLog(
     `${encodeURIComponent(taskName)}:${encodeURIComponent(taskId)}`;
   const hashOf = (base: string) => `${prefix}${base}:meta`;
   const streamOf = (base: string) => `${prefix}${base}:log`;
+  const leaseOf = (base: string) => `${prefix}${base}:lease`;
 
+  /**
+   * A log's state. A log whose writer's lease ran out is abandoned here, by the first reader to see
+   * it (the abandon script is atomic, so two readers do it once), and its state says so.
+   */
   async function stateOf(base: string, signal?: AbortSignal): Promise<LogState> {
-    const [owner, ended, gone, first, last, abandoned] = await command<(string | null)[]>(
-      ['HMGET', hashOf(base), 'owner', 'ended', 'gone', 'first', 'last', 'abandoned'],
-      signal,
-    );
-    return {
-      owner: owner ?? null,
+    const [owner, ended, gone, first, last, abandoned, leased, leaseHeld] = await command<
+      (string | number | null)[]
+    >(['EVAL', STATE_SCRIPT, '2', hashOf(base), leaseOf(base)], signal);
+    const state = {
+      owner: owner === null || owner === undefined ? null : String(owner),
       ended: ended === '1',
       gone: gone === '1',
       abandoned: abandoned === '1',
       first: Number(first ?? 1),
       last: Number(last ?? 0),
+      leaseRanOut: leased === '1' && ended !== '1' && Number(leaseHeld) === 0,
     };
+    if (!state.leaseRanOut || state.owner === null || state.gone) return state;
+    await abandonLog(base);
+    return { ...state, ended: true, abandoned: true };
   }
 
   /** The first entries of `stream` after the sequence number `cursor`, at most `BATCH`. */
@@ -421,6 +455,22 @@ export function redisEventLog(
     }
   }
 
+  /** Ends a running log without its final message (see {@link ABANDON_SCRIPT}). */
+  async function abandonLog(base: string): Promise<void> {
+    await command<number>([
+      'EVAL',
+      ABANDON_SCRIPT,
+      '4',
+      hashOf(base),
+      streamOf(base),
+      `${prefix}ended`,
+      `${prefix}clock`,
+      String(Math.ceil(retentionMs)),
+      String(MARKER_MS),
+      base,
+    ]);
+  }
+
   /**
    * The sequence the next append of a task will take, for the logs this instance created and
    * appends to: each script run says where it expects the log, so that no run appends after one
@@ -480,21 +530,22 @@ export function redisEventLog(
       return messages.map((_, index) => formatPosition(first + index));
     },
 
+    async keepAlive(key, forMs) {
+      const base = baseOf(key);
+      await command<number>([
+        'EVAL',
+        KEEP_ALIVE_SCRIPT,
+        '2',
+        hashOf(base),
+        leaseOf(base),
+        String(Math.max(1, Math.ceil(forMs))),
+      ]);
+    },
+
     async abandon(key) {
       const base = baseOf(key);
       nextSequences.delete(base);
-      await command<number>([
-        'EVAL',
-        ABANDON_SCRIPT,
-        '4',
-        hashOf(base),
-        streamOf(base),
-        `${prefix}ended`,
-        `${prefix}clock`,
-        String(Math.ceil(retentionMs)),
-        String(MARKER_MS),
-        base,
-      ]);
+      await abandonLog(base);
     },
 
     async read(key, owner, after, signal): Promise<EventLogRead> {

@@ -5,7 +5,9 @@
  * position. A custom event's uuid goes into its message as `eventId` (from its `id:` line, unless
  * the service is itself resumable and put it there). The relay is bounded by the service's silence
  * (`idleTimeoutMs`, keep-alives counting); a stream that ends, breaks or goes silent before its final
- * message leaves its log abandoned, so that its reads end and the page reads Get Result.
+ * message leaves its log abandoned, so that its reads end and the page reads Get Result. While it
+ * runs it keeps its log alive (`EventLog.keepAlive`), so that a relay whose server went away without
+ * a word (a crash, a deploy) leaves a log that the other servers sharing it abandon in time.
  */
 import type { EventLog, EventLogEntry, EventLogKey } from '../events/event-log.js';
 import { createEventStreamReader } from '../protocol/event-stream-reader.js';
@@ -93,11 +95,22 @@ const MAX_UNAPPENDED_CHARS = 1024 * 1024;
 const MAX_BATCHES_IN_FLIGHT = 4;
 
 /**
+ * The shortest lease a relay takes on its log: it is renewed three times within it, so that a busy
+ * event loop never lets the lease of a live relay run out.
+ */
+const MIN_LEASE_MS = 5_000;
+
+/**
  * Reads the service's stream into the log until its final message; resolves when the relay is
  * over, whatever its outcome (it never rejects: a failure abandons the log).
  */
 export async function relayIntoLog(relay: LogRelay): Promise<void> {
   const { log, key, idleTimeoutMs } = relay;
+  // A server that went away is given up as a silent service is: after the longest silence allowed.
+  const leaseMs = Math.max(idleTimeoutMs, MIN_LEASE_MS);
+  const keepAlive = () => void log.keepAlive(key, leaseMs).catch(() => undefined);
+  keepAlive();
+  const heartbeat = setInterval(keepAlive, leaseMs / 3);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
     clearTimeout(timer);
@@ -209,6 +222,7 @@ export async function relayIntoLog(relay: LogRelay): Promise<void> {
     readingOver = true;
     wakeReader?.();
     clearTimeout(timer);
+    clearInterval(heartbeat);
     relay.abortUpstream();
     relay.watcher?.ended(final);
     await reader.cancel();

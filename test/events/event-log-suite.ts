@@ -23,9 +23,16 @@ export interface EventLogHarness {
    * a real store is asked until the log is gone (`status` says whether it still is).
    */
   passRetention(retentionMs: number, status: () => Promise<EventLogRead['status']>): Promise<void>;
+  /**
+   * Returns once a lease of `leaseMs` taken before (`keepAlive`) has run out: the memory store's
+   * clock is moved on past it; for a real store, that long passes (it keeps leases on its clock).
+   */
+  passLease(leaseMs: number): Promise<void>;
 }
 
 const OWNER = 'user-a';
+/** A writer's lease in the cases that take one: long enough for a busy machine's appends within it. */
+const LEASE_MS = 1000;
 const OTHER = 'user-b';
 
 /** A message's JSON text, numbered. */
@@ -307,6 +314,59 @@ export function eventLogSuite(name: string, harness: EventLogHarness): void {
       const signal = new AbortController().signal;
       expect((await log.read(key, OWNER, positions[1], signal)).status).toBe('expired');
       await expect(log.append(key, [message(3)], true)).rejects.toThrow();
+    });
+
+    it("abandons a log whose writer's lease ran out: its reads end expired after what it holds, and a late append is refused", async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      await log.keepAlive(key, LEASE_MS);
+      const positions = await appendMany(log, key, 2, false);
+      const read = await log.read(key, OWNER, undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const iterator = entriesOf(read);
+      expect((await iterator.next()).value.message).toBe(message(1));
+      expect((await iterator.next()).value.message).toBe(message(2));
+      const end = iterator.next().then(
+        () => 'went on',
+        (error: unknown) => error,
+      );
+      await harness.passLease(LEASE_MS);
+      expect(((await end) as EventLogError).kind).toBe('expired');
+      const signal = new AbortController().signal;
+      expect((await log.read(key, OWNER, positions[1], signal)).status).toBe('expired');
+      await expect(log.append(key, [message(3)], true)).rejects.toThrow();
+    });
+
+    it('reads a log that ended to its final message whatever its lease, and takes no lease after the end', async () => {
+      const log = await make();
+      const key = newKey();
+      await log.create(key, OWNER);
+      await log.keepAlive(key, LEASE_MS);
+      await appendMany(log, key, 2, true);
+      await harness.passLease(LEASE_MS);
+      await log.keepAlive(key, LEASE_MS);
+      const entries = await readAll(log, key, undefined);
+      expect(entries.map((entry) => entry.message)).toEqual([message(1), message(2)]);
+      expect(entries.at(-1)?.final).toBe(true);
+    });
+
+    it('abandons only the log whose lease ran out: one never kept alive waits for its writer', async () => {
+      const log = await make();
+      const leased = newKey();
+      const waiting = newKey();
+      await log.create(leased, OWNER);
+      await log.create(waiting, OWNER);
+      await log.keepAlive(leased, LEASE_MS);
+      await log.append(waiting, [message(1)], false);
+      await harness.passLease(LEASE_MS);
+      const signal = new AbortController().signal;
+      expect((await log.read(leased, OWNER, undefined, signal)).status).toBe('expired');
+      await log.append(waiting, [message(2)], true);
+      expect((await readAll(log, waiting, undefined)).map((entry) => entry.message)).toEqual([
+        message(1),
+        message(2),
+      ]);
     });
 
     it('ends a live read when its signal aborts', async () => {

@@ -15,4 +15,7 @@ eventLogSuite('memoryEventLog', {
   passRetention: async (retentionMs) => {
     vi.setSystemTime(Date.now() + retentionMs + 1);
   },
+  passLease: async (leaseMs) => {
+    vi.setSystemTime(Date.now() + leaseMs + 1);
+  },
 });

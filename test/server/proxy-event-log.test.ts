@@ -6,6 +6,7 @@
  * answers the short start, and with Redis two proxies serve each other's streams.
  */
 import { createParser } from 'eventsource-parser';
+import { createClient } from 'redis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { createTaskClient, type StreamEvent } from '../../src/client/index.js';
@@ -154,6 +155,7 @@ function watchedLog(log: EventLog = memoryEventLog()) {
       if (final) finalAppended();
       return position;
     },
+    keepAlive: (key, forMs) => log.keepAlive(key, forMs),
     abandon: (key) => log.abandon(key),
     read: (key, owner, after, signal) => {
       reads.push(after);
@@ -485,6 +487,47 @@ describe('two proxies on one redis-server', () => {
     await iterator.return?.();
     expect(upstream.posts).toHaveLength(1);
   });
+
+  it('ends a read through the other proxy once the proxy relaying the stream went away without a word, never a hang', async () => {
+    redis = await startRedisServer();
+    const { task: held, release } = heldTask(
+      (context) => context.emit('before', {}),
+      () => ({ done: true }),
+    );
+    const upstream = await startUpstream({ tasks: [held] });
+    // The first app server's own connection to Redis, cut below as a crash or a deploy cuts it: its
+    // relay can then neither append, nor abandon its log, nor keep it alive.
+    const connection = createClient({ url: redis.url });
+    connection.on('error', () => undefined);
+    await connection.connect();
+    const first = await startProxy(upstream, {
+      events: redisEventLog({ client: connection }),
+      streamIdleTimeoutMs: 1000,
+    });
+    const second = await proxyOnRedis(upstream, redis.url);
+    const stream = clientOf(first).stream('held', {});
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ type: 'event.before' });
+    connection.destroy();
+    // The page's next read goes to the other app server: it gets what the log holds, then, once the
+    // lease of the relay ran out, the end that sends it to Get Result.
+    const read: unknown[] = [];
+    const outcome = await (async () => {
+      for await (const message of clientOf(second).events('held', stream.taskId!)) {
+        read.push(message.event.type);
+      }
+    })().then(
+      () => 'ended',
+      (error: unknown) => error,
+    );
+    expect(read).toEqual(['event.before']);
+    expect(outcome).toMatchObject({ reason: 'EVENTS_EXPIRED' });
+    await iterator.return?.();
+    release();
+    const record = await clientOf(second).getResult('held', stream.taskId!);
+    expect(record.id).toBe(stream.taskId);
+    // A relay's lease is 5 s at the shortest, and a read looks at it once a second.
+  }, 20_000);
 
   it("ends the page's stream with a defined outcome when Redis goes away mid-run, never a hang", async () => {
     redis = await startRedisServer();

@@ -5,7 +5,7 @@
  * busy, keeps a few batches on their way to it, sends what came meanwhile as one batch, and hands
  * its watcher every message once, in order, with the log's positions.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EventLog, EventLogEntry } from '../../src/events/event-log.js';
 import { memoryEventLog } from '../../src/events/memory-event-log.js';
 import { relayIntoLog } from '../../src/server/relay-into-log.js';
@@ -128,6 +128,52 @@ describe('relayIntoLog', () => {
     expect(handed.map((entry) => Number(entry.position))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(handed.map((entry) => entry.final)).toEqual([...Array(7).fill(false), true]);
     expect(ended).toBe(true);
+  });
+
+  it('keeps its log alive while it relays, past any one lease, and no longer once it ended', async () => {
+    vi.useFakeTimers();
+    try {
+      const memory = memoryEventLog();
+      await memory.create(KEY, 'owner');
+      const leases: number[] = [];
+      const watched: EventLog = {
+        ...memory,
+        keepAlive(key, forMs) {
+          leases.push(forMs);
+          return memory.keepAlive(key, forMs);
+        },
+      };
+      const service = scriptedBody();
+      const relaying = relayIntoLog({
+        log: watched,
+        key: KEY,
+        body: service.body,
+        upstreamResumable: false,
+        idleTimeoutMs: 6_000,
+        abortUpstream: () => undefined,
+      });
+      // A minute of a slow task, a message every 5 s: ten leases of 6 s, each renewed in time.
+      for (let index = 1; index <= 12; index++) {
+        service.send(progress(index));
+        await vi.advanceTimersByTimeAsync(5_000);
+      }
+      service.send(completed);
+      await relaying;
+      expect(new Set(leases)).toEqual(new Set([6_000]));
+      const read = await memory.read(KEY, 'owner', undefined, new AbortController().signal);
+      if (read.status !== 'ok') throw new Error(read.status);
+      const messages: string[] = [];
+      for await (const batch of read.batches) messages.push(...batch.map((entry) => entry.message));
+      expect(messages).toEqual([
+        ...Array.from({ length: 12 }, (_, index) => progress(index + 1)),
+        completed,
+      ]);
+      const renewals = leases.length;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(leases).toHaveLength(renewals);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('hands the watcher nothing after an append that failed, and abandons the log', async () => {
