@@ -290,8 +290,6 @@ interface LogState {
   abandoned: boolean;
   first: number;
   last: number;
-  /** Whether its writer took a lease (`keepAlive`) that ran out before the log ended. */
-  leaseRanOut: boolean;
 }
 
 /**
@@ -336,7 +334,8 @@ export function redisEventLog(
 
   /**
    * A log's state. A log whose writer's lease ran out is abandoned here, by the first reader to see
-   * it (the abandon script is atomic, so two readers do it once), and its state says so.
+   * it (the abandon script is atomic, so two readers do it once), and its state says so; one that
+   * ended meanwhile (its final message came just in time) is read again.
    */
   async function stateOf(base: string, signal?: AbortSignal): Promise<LogState> {
     const [owner, ended, gone, first, last, abandoned, leased, leaseHeld] = await command<
@@ -349,11 +348,11 @@ export function redisEventLog(
       abandoned: abandoned === '1',
       first: Number(first ?? 1),
       last: Number(last ?? 0),
-      leaseRanOut: leased === '1' && ended !== '1' && Number(leaseHeld) === 0,
     };
-    if (!state.leaseRanOut || state.owner === null || state.gone) return state;
-    await abandonLog(base);
-    return { ...state, ended: true, abandoned: true };
+    const leaseRanOut = leased === '1' && Number(leaseHeld) === 0;
+    if (!leaseRanOut || state.ended || state.gone || state.owner === null) return state;
+    if (await abandonLog(base)) return { ...state, ended: true, abandoned: true };
+    return stateOf(base, signal);
   }
 
   /** The first entries of `stream` after the sequence number `cursor`, at most `BATCH`. */
@@ -455,9 +454,9 @@ export function redisEventLog(
     }
   }
 
-  /** Ends a running log without its final message (see {@link ABANDON_SCRIPT}). */
-  async function abandonLog(base: string): Promise<void> {
-    await command<number>([
+  /** Ends a running log without its final message (see {@link ABANDON_SCRIPT}); `false` if it had ended. */
+  async function abandonLog(base: string): Promise<boolean> {
+    const abandoned = await command<number>([
       'EVAL',
       ABANDON_SCRIPT,
       '4',
@@ -469,6 +468,7 @@ export function redisEventLog(
       String(MARKER_MS),
       base,
     ]);
+    return Number(abandoned) === 1;
   }
 
   /**
