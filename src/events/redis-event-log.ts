@@ -10,8 +10,8 @@
  * the store's cap drops the logs that ended first. A read catches up with `XRANGE` and follows with `XREAD BLOCK` on a
  * connection of its own (`duplicate()`), since a blocked connection serves nothing else; while the
  * log is live that is one `XREAD` per wake-up. A writer's lease (`keepAlive`) is a key that Redis
- * expires on its own clock, so servers whose clocks differ agree on it. It needs one Redis (standalone, or a primary with
- * replicas): its scripts reach several keys of one task.
+ * expires on its own clock, so servers whose clocks differ agree on it. It needs one Redis
+ * (standalone, or a primary with replicas): its scripts reach several keys of one task.
  */
 import { createClient } from 'redis';
 import {
@@ -454,7 +454,10 @@ export function redisEventLog(
     }
   }
 
-  /** Ends a running log without its final message (see {@link ABANDON_SCRIPT}); `false` if it had ended. */
+  /**
+   * Ends a running log without its final message (see {@link ABANDON_SCRIPT}); `false` when there
+   * was none to end (it had ended, or is gone).
+   */
   async function abandonLog(base: string): Promise<boolean> {
     const abandoned = await command<number>([
       'EVAL',
