@@ -110,14 +110,15 @@ export interface TaskProxyOptions {
    * arrived whole within it is 408 `REQUEST_TIMEOUT` (the service is asked nothing); every request
    * but a stream then has it again from asking the service to the end of its answer, past which it
    * is 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`, above
-   * the 20 s Execute may take.
+   * the 20 s Execute may take; at most `2147483647` (about 24.8 days, the longest a timer waits).
    */
   requestTimeoutMs?: number;
   /**
    * How long a stream may wait, both ways: for the service's next bytes (keep-alives count), and
    * for the page to read the next ones (a page that stopped reading holds the service's stream
    * open). Past it, the browser's stream is broken off and the service's request aborted, so the
-   * client recovers by polling. Defaults to `45000`, like the client's own `streamIdleTimeoutMs`.
+   * client recovers by polling. Defaults to `45000`, like the client's own `streamIdleTimeoutMs`;
+   * at most `2147483647` (about 24.8 days, the longest a timer waits).
    */
   streamIdleTimeoutMs?: number;
   /** The `fetch` used to reach the service. Defaults to `globalThis.fetch`. */
@@ -164,6 +165,19 @@ function writeErrorToConsole(error: unknown): void {
 function checkPositive(value: number | undefined, name: string): void {
   if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
     throw new TypeError(`createTaskProxy: ${name} must be a positive number.`);
+  }
+}
+
+/** The longest a timer waits, in milliseconds (about 24.8 days): a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Throws a `TypeError` unless `value` (when given) is a positive number a timer can wait. */
+function checkTimerMs(value: number | undefined, name: string): void {
+  checkPositive(value, name);
+  if (value !== undefined && value > MAX_TIMER_MS) {
+    throw new TypeError(
+      `createTaskProxy: ${name} must be at most ${MAX_TIMER_MS} (about 24.8 days).`,
+    );
   }
 }
 
@@ -262,8 +276,8 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   checkLabel(options.platform, 'platform');
   checkLabel(options.touchpoint, 'touchpoint');
   checkPositive(options.maxBodyBytes, 'maxBodyBytes');
-  checkPositive(options.requestTimeoutMs, 'requestTimeoutMs');
-  checkPositive(options.streamIdleTimeoutMs, 'streamIdleTimeoutMs');
+  checkTimerMs(options.requestTimeoutMs, 'requestTimeoutMs');
+  checkTimerMs(options.streamIdleTimeoutMs, 'streamIdleTimeoutMs');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_PROXY_MAX_BODY_BYTES;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_PROXY_REQUEST_TIMEOUT_MS;
   const streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS;

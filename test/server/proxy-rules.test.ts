@@ -936,6 +936,10 @@ describe('createTaskProxy: options', () => {
     expect(() => createTaskProxy({ ...valid, clientToken: 'tökén' })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, maxBodyBytes: 0 })).toThrow(TypeError);
     expect(() => createTaskProxy({ ...valid, requestTimeoutMs: Number.NaN })).toThrow(TypeError);
+    // Past the longest a timer waits, a timer fires at once: every stream would be cut at its start.
+    expect(() => createTaskProxy({ ...valid, streamIdleTimeoutMs: 2 ** 31 })).toThrow(/24.8 days/);
+    expect(() => createTaskProxy({ ...valid, requestTimeoutMs: 2 ** 31 })).toThrow(TypeError);
+    expect(() => createTaskProxy({ ...valid, streamIdleTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
     expect(() => createTaskProxy({ ...valid, basePath: '/api/taskwire/' })).not.toThrow();
   });
 });
