@@ -16,7 +16,7 @@ import { TaskEventStream } from './stream/task-event-stream.js';
 import { readTaskEvents } from './stream/task-events-read.js';
 import { CLIENT_INTERNALS, type ClientInternals } from './client-internals.js';
 import { createActivityFeed } from './activity-feed.js';
-import { parseRetryAfter } from '../protocol/retry-after.js';
+import { clampDelay, parseRetryAfter } from '../protocol/retry-after.js';
 import { taskPath } from '../protocol/match-route.js';
 import { randomUuid } from '../protocol/random-uuid.js';
 import { envelopeSchema, taskRecordSchema } from '../protocol/records.js';
@@ -128,9 +128,10 @@ export function createTaskClient<Tasks extends TaskSchemas = TaskSchemas>(
     feed,
     service: { resumable: false },
   };
-  const executeTimeoutMs = config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
-  const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const idleTimeoutMs = config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  // A timer fires at once past the longest delay it takes: a longer deadline is that long instead.
+  const executeTimeoutMs = clampDelay(config.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS);
+  const requestTimeoutMs = clampDelay(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const idleTimeoutMs = clampDelay(config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS);
 
   /** The task's schemas from the config's map, if it has an entry for it. */
   const schemaOf = (task: unknown): TaskSchema | undefined => schemaOfTask(config.tasks, task);

@@ -42,7 +42,10 @@ export interface TaskClientConfig<Tasks extends TaskSchemas = TaskSchemas> {
   fetch?: (request: Request) => Promise<Response>;
   /** Called once after a 401; the request is then sent once more with the tokens read again. */
   onUnauthorized?: () => void | Promise<void>;
-  /** The client's own deadline for Execute, in milliseconds. Defaults to `25000`. */
+  /**
+   * The client's own deadline for Execute, in milliseconds. Defaults to `25000`. This and the two
+   * below wait at most `2147483647` (about 24.8 days, the longest a timer waits), however long.
+   */
   executeTimeoutMs?: number;
   /**
    * The deadline of every other request but a stream, from sending to the last byte of its answer,

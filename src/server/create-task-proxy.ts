@@ -10,6 +10,7 @@ import { isOpaqueTaskId, TASK_NAME_PATTERN } from '../protocol/names.js';
 import { isBearerToken, isClientLabel } from '../protocol/headers.js';
 import { isEventStreamMediaType, isJsonRequestContentType } from '../protocol/media-types.js';
 import { readLimitedBody } from '../protocol/read-limited-body.js';
+import { clampDelay } from '../protocol/retry-after.js';
 import {
   BODILESS_STATUSES,
   PASSED_ANSWER_HEADERS,
@@ -110,7 +111,8 @@ export interface TaskProxyOptions {
    * arrived whole within it is 408 `REQUEST_TIMEOUT` (the service is asked nothing); every request
    * but a stream then has it again from asking the service to the end of its answer, past which it
    * is 504 `UPSTREAM_TIMEOUT` (or a cut body, once the answer has begun). Defaults to `30000`, above
-   * the 20 s Execute may take; at most `2147483647` (about 24.8 days, the longest a timer waits).
+   * the 20 s Execute may take; a longer one than `2147483647` (about 24.8 days, the longest a timer
+   * waits) is that long.
    */
   requestTimeoutMs?: number;
   /**
@@ -118,7 +120,7 @@ export interface TaskProxyOptions {
    * for the page to read the next ones (a page that stopped reading holds the service's stream
    * open). Past it, the browser's stream is broken off and the service's request aborted, so the
    * client recovers by polling. Defaults to `45000`, like the client's own `streamIdleTimeoutMs`;
-   * at most `2147483647` (about 24.8 days, the longest a timer waits).
+   * a longer one than `2147483647` (about 24.8 days, the longest a timer waits) is that long.
    */
   streamIdleTimeoutMs?: number;
   /** The `fetch` used to reach the service. Defaults to `globalThis.fetch`. */
@@ -165,19 +167,6 @@ function writeErrorToConsole(error: unknown): void {
 function checkPositive(value: number | undefined, name: string): void {
   if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
     throw new TypeError(`createTaskProxy: ${name} must be a positive number.`);
-  }
-}
-
-/** The longest a timer waits, in milliseconds (about 24.8 days): a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Throws a `TypeError` unless `value` (when given) is a positive number a timer can wait. */
-function checkTimerMs(value: number | undefined, name: string): void {
-  checkPositive(value, name);
-  if (value !== undefined && value > MAX_TIMER_MS) {
-    throw new TypeError(
-      `createTaskProxy: ${name} must be at most ${MAX_TIMER_MS} (about 24.8 days).`,
-    );
   }
 }
 
@@ -276,11 +265,14 @@ export function createTaskProxy(options: TaskProxyOptions): TaskProxy {
   checkLabel(options.platform, 'platform');
   checkLabel(options.touchpoint, 'touchpoint');
   checkPositive(options.maxBodyBytes, 'maxBodyBytes');
-  checkTimerMs(options.requestTimeoutMs, 'requestTimeoutMs');
-  checkTimerMs(options.streamIdleTimeoutMs, 'streamIdleTimeoutMs');
+  checkPositive(options.requestTimeoutMs, 'requestTimeoutMs');
+  checkPositive(options.streamIdleTimeoutMs, 'streamIdleTimeoutMs');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_PROXY_MAX_BODY_BYTES;
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_PROXY_REQUEST_TIMEOUT_MS;
-  const streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS;
+  // A timer fires at once past the longest delay it takes: a longer deadline is that long instead.
+  const requestTimeoutMs = clampDelay(options.requestTimeoutMs ?? DEFAULT_PROXY_REQUEST_TIMEOUT_MS);
+  const streamIdleTimeoutMs = clampDelay(
+    options.streamIdleTimeoutMs ?? DEFAULT_PROXY_STREAM_IDLE_TIMEOUT_MS,
+  );
   const onError = options.onError ?? writeErrorToConsole;
   const upstreamFetch: ProxyFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const log = options.events === false ? undefined : (options.events ?? memoryEventLog());

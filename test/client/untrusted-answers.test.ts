@@ -61,6 +61,28 @@ describe('createTaskClient redirects', () => {
 });
 
 describe('createTaskClient deadlines', () => {
+  it('waits as long as a timer can for a longer deadline, rather than not at all', async () => {
+    const client = createTaskClient({
+      baseUrl: 'https://tasks.example',
+      ...tokens,
+      requestTimeoutMs: 2 ** 31,
+      // A service that never answers.
+      fetch: () => new Promise<Response>(() => undefined),
+    });
+    let settled = false;
+    void client
+      .getResult('echo', '0f8e3c1a-5b7d-4e2f-9a6c-1d3b5f7e9a2c')
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (settled = true));
+    // A timer asked to wait past 2^31 - 1 ms fires after 1 ms instead, so before one that expires
+    // later: once this one fired, a deadline taken at face value would have passed.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled).toBe(false);
+  });
+
   it('times out a Get Result whose body never ends, as a retryable timeout with the task id', async () => {
     const service = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
