@@ -919,9 +919,7 @@ describe('createTaskProxy: deadlines and limits', () => {
     expect(String(failures[1])).not.toContain('two words');
     expect(upstream.requests).toHaveLength(0);
   });
-});
 
-describe('createTaskProxy: deadlines', () => {
   it('waits as long as a timer can for a longer deadline, rather than not at all', async () => {
     const proxy = createTaskProxy({
       target: 'https://tasks.example',
